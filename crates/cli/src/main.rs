@@ -1,0 +1,2 @@
+//! The `arclab` command-line tool.
+fn main() {}
