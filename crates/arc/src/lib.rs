@@ -11,6 +11,8 @@
 //! assert_eq!(r.time_ns, 1_000_000_000);
 //! ```
 
+pub mod limits;
 mod request;
+pub mod units;
 
 pub use request::{Kind, Op, Request};

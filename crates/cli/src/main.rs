@@ -1,2 +1,73 @@
-//! The `arclab` command-line tool.
-fn main() {}
+//! The `arclab` command-line tool: see what the ZFS ARC does with your
+//! memory, and what a change will cost before you make it.
+//!
+//! Exit codes: 0 success (a closed output pipe counts as success), 1 failure
+//! (bad input, unreadable files), 2 bad usage.
+
+mod cmd;
+mod output;
+mod progress;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// See what the ZFS ARC does with your memory, and what a cap or a prefetch
+/// change will cost before you make it.
+#[derive(Parser, Debug)]
+#[command(name = "arclab", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Replay a block or object trace through cache policies at several sizes.
+    Sim(cmd::sim::SimArgs),
+    /// Inspect or convert trace files.
+    #[command(subcommand)]
+    Trace(cmd::trace::TraceCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Sim(args) => cmd::sim::run(args),
+        Command::Trace(c) => cmd::trace::run(c),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            if let Some(u) = e.downcast_ref::<cmd::UsageError>() {
+                eprintln!("arclab: usage error: {u}");
+                return ExitCode::from(2);
+            }
+            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+            eprintln!("arclab: error: {}", dedup_chain(&chain));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Join an error chain on one line, dropping a cause already quoted by its parent.
+fn dedup_chain(chain: &[String]) -> String {
+    let mut out = String::new();
+    for (i, msg) in chain.iter().enumerate() {
+        if i > 0 && out.contains(msg.as_str()) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(msg);
+    }
+    out
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Replay the same oracleGeneral traces through libCacheSim and arclab, check
+that object-mode miss ratios agree, and print arclab's throughput as a ratio
+of libCacheSim's.
+
+libCacheSim is timed around `process_trace` only (its in-process replay, one
+thread, cache construction excluded); arclab is timed as a whole process
+(`arclab sim --threads 1`, reading the file included). Both replay every
+size in turn, so the ratio is requests*sizes per second against the same.
+Run through bench/run.sh.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+
+SIZES = [10_000, 50_000, 100_000, 200_000, 400_000]
+POLICIES = {"lru": "LRU", "arc": "ARC", "s3fifo": "S3FIFO", "sieve": "SIEVE", "fifo": "FIFO"}
+GOALS = {"lru": 5.0, "arc": 4.0}
+
+
+def load_oracle(path: str):
+    spec = importlib.util.spec_from_file_location("lcs_oracle", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run_arclab(binary: str, trace: str, policy: str, sizes: list[int]) -> tuple[float, dict]:
+    cmd = [binary, "sim", "--trace", trace, "--format", "oracleGeneral", "--policy", policy,
+           "--size", ",".join(map(str, sizes)), "--ignore-obj-size", "--threads", "1", "--json"]
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    dt = time.perf_counter() - t0
+    rows = json.loads(out)["results"]
+    return dt, {r["capacity"]: r for r in rows}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--arclab", required=True)
+    ap.add_argument("--oracle", required=True)
+    ap.add_argument("--out", default="/tmp/lcs-traces")
+    ap.add_argument("--quick", action="store_true", help="1 M requests instead of 5 M")
+    ap.add_argument("--policies", default="lru,arc,s3fifo,sieve,fifo")
+    ap.add_argument("--repeat", type=int, default=3, help="best of N runs for each side")
+    ap.add_argument("--json", help="write the results here too")
+    a = ap.parse_args()
+
+    o = load_oracle(a.oracle)
+    n_req = 1_000_000 if a.quick else 5_000_000
+    out_dir = os.path.join(a.out, f"{n_req // 1_000_000}M")
+    expected = {"zipf": f"zipf1.0_{n_req // 1_000_000}M_1Mobj.oracleGeneral.bin",
+                "zipf_scan": f"zipf1.0_scan20pct_{n_req // 1_000_000}M.oracleGeneral.bin"}
+    paths = {k: os.path.join(out_dir, v) for k, v in expected.items()}
+    if not all(os.path.exists(p) for p in paths.values()):
+        print(f"generating traces in {out_dir} ...", file=sys.stderr)
+        o.gen(out_dir, n_req=n_req)
+
+    results, ok = [], True
+    print(f"{'trace':<10} {'policy':<7} {'lcs Mreq/s':>10} {'arclab Mreq/s':>13} {'ratio':>6} {'goal':>5}  miss ratios")
+    for name, path in paths.items():
+        for pol in a.policies.split(","):
+            algo = POLICIES[pol]
+            reader = o.open_reader(path, "oracleGeneral", ignore_obj_size=True)
+            n = reader.get_num_of_req()
+            lcs_best, lcs_mr = float("inf"), {}
+            for _ in range(a.repeat):
+                tot = 0.0
+                for s in SIZES:
+                    r = o.run_one(reader, algo, s)
+                    tot += r["seconds"]
+                    lcs_mr[s] = r["obj_miss_ratio"]
+                lcs_best = min(lcs_best, tot)
+            arc_best, rows = float("inf"), {}
+            for _ in range(a.repeat):
+                dt, rows = run_arclab(a.arclab, path, pol, SIZES)
+                arc_best = min(arc_best, dt)
+            work = n * len(SIZES)
+            lcs_rps, arc_rps = work / lcs_best, work / arc_best
+            ratio = arc_rps / lcs_rps
+            diffs = [abs(rows[s]["miss_ratio"] - lcs_mr[s]) for s in SIZES]
+            agree = max(diffs) < 5e-7
+            ok &= agree
+            goal = GOALS.get(pol)
+            mark = "" if goal is None else (" ok" if ratio >= goal else " MISSED")
+            print(f"{name:<10} {pol:<7} {lcs_rps / 1e6:>10.2f} {arc_rps / 1e6:>13.2f} {ratio:>5.2f}x "
+                  f"{'' if goal is None else f'{goal:.0f}x':>5}{mark}  "
+                  f"{'identical' if agree else 'DIFFER by up to %.2g' % max(diffs)}")
+            mem = max(r.get("bytes_per_object", 0.0) for r in rows.values())
+            results.append({"trace": name, "policy": pol, "n_req": n, "sizes": SIZES,
+                            "libcachesim_req_per_s": lcs_rps, "arclab_req_per_s": arc_rps,
+                            "ratio": ratio, "goal": goal, "miss_ratios_identical": agree,
+                            "max_miss_ratio_diff": max(diffs), "arclab_max_bytes_per_object": mem,
+                            "libcachesim_miss_ratio": lcs_mr,
+                            "arclab_miss_ratio": {s: rows[s]["miss_ratio"] for s in SIZES}})
+    print("\nmemory: arclab heap bytes per tracked object (ghosts included), worst size per policy:")
+    for pol in a.policies.split(","):
+        worst = max(r["arclab_max_bytes_per_object"] for r in results if r["policy"] == pol)
+        print(f"  {pol:<7} {worst:.1f} B")
+    if a.json:
+        with open(a.json + ".tmp", "w") as f:
+            json.dump(results, f, indent=1)
+        os.replace(a.json + ".tmp", a.json)
+    if not ok:
+        print("\nmiss ratios differ from libCacheSim", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+//! Sizes as people write them: `8G`, `8GiB`, `512MiB`, `8589934592`, `0.1`.
+//!
+//! Every suffix is binary, the way ZFS tools, `modprobe.d` and FreeBSD's
+//! `loader.conf` read them: `K` = `KiB` = 1024, `M` = `MiB` = 1024², `G` =
+//! `GiB` = 1024³, `T` = `TiB` = 1024⁴. `KB`/`MB`/`GB`/`TB` are accepted as the
+//! same binary multiples, since that is what the kernel tunables mean by them.
+
+use std::fmt;
+
+/// A size as given on the command line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SizeSpec {
+    /// An absolute amount: bytes in byte mode, objects in object mode.
+    Absolute(u64),
+    /// A fraction (0, 1] of the trace's working set.
+    Fraction(f64),
+}
+
+/// Why a size could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeError {
+    input: String,
+    why: &'static str,
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid size `{}`: {}", self.input, self.why)
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+fn multiplier(suffix: &str) -> Option<u64> {
+    let s = suffix.to_ascii_lowercase();
+    let s = s.strip_suffix("ib").or_else(|| s.strip_suffix('b')).unwrap_or(&s);
+    Some(match s {
+        "" => 1,
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        "t" => 1 << 40,
+        "p" => 1 << 50,
+        _ => return None,
+    })
+}
+
+/// Parse a byte count with an optional binary suffix (`8G`, `1.5GiB`, `4096`).
+///
+/// ```
+/// use arclab_arc::units::parse_bytes;
+/// assert_eq!(parse_bytes("8G").unwrap(), 8_589_934_592);
+/// assert_eq!(parse_bytes("512MiB").unwrap(), 536_870_912);
+/// assert_eq!(parse_bytes("31.24GiB").unwrap(), 33_543_694_582);
+/// assert!(parse_bytes("8X").is_err());
+/// ```
+pub fn parse_bytes(input: &str) -> Result<u64, SizeError> {
+    let err = |why| SizeError {
+        input: input.to_string(),
+        why,
+    };
+    let s = input.trim();
+    if s.is_empty() {
+        return Err(err("empty"));
+    }
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .unwrap_or(s.len());
+    let (num, suffix) = s.split_at(split);
+    let num: String = num.chars().filter(|&c| c != '_').collect();
+    if num.is_empty() {
+        return Err(err("no number"));
+    }
+    let mult = multiplier(suffix.trim())
+        .ok_or_else(|| err("unknown unit (use K, M, G, T, KiB, MiB, GiB, TiB; all binary)"))?;
+    if num.contains('.') {
+        let v: f64 = num.parse().map_err(|_| err("not a number"))?;
+        let bytes = v * mult as f64;
+        if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+            return Err(err("too large"));
+        }
+        Ok(bytes.round() as u64)
+    } else {
+        let v: u64 = num.parse().map_err(|_| err("not a number or too large"))?;
+        v.checked_mul(mult).ok_or_else(|| err("too large"))
+    }
+}
+
+impl std::str::FromStr for SizeSpec {
+    type Err = SizeError;
+
+    /// `0.1` (a number below or equal to 1 with a decimal point) is a fraction
+    /// of the working set; anything else is an absolute size.
+    ///
+    /// ```
+    /// use arclab_arc::units::SizeSpec;
+    /// assert_eq!("0.1".parse::<SizeSpec>().unwrap(), SizeSpec::Fraction(0.1));
+    /// assert_eq!("1000".parse::<SizeSpec>().unwrap(), SizeSpec::Absolute(1000));
+    /// assert_eq!("1G".parse::<SizeSpec>().unwrap(), SizeSpec::Absolute(1 << 30));
+    /// ```
+    fn from_str(input: &str) -> Result<Self, Self::Err> {
+        let s = input.trim();
+        if s.contains('.') && s.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            let v: f64 = s.parse().map_err(|_| SizeError {
+                input: input.to_string(),
+                why: "not a number",
+            })?;
+            if v > 0.0 && v <= 1.0 {
+                return Ok(SizeSpec::Fraction(v));
+            }
+        }
+        let v = parse_bytes(s)?;
+        if v == 0 {
+            return Err(SizeError {
+                input: input.to_string(),
+                why: "a cache size must be above zero",
+            });
+        }
+        Ok(SizeSpec::Absolute(v))
+    }
+}
+
+/// Format a byte count with binary units, e.g. `1.50 GiB`, `512 B`.
+///
+/// ```
+/// assert_eq!(arclab_arc::units::format_bytes(3 << 29), "1.50 GiB");
+/// assert_eq!(arclab_arc::units::format_bytes(512), "512 B");
+/// ```
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64;
+    let mut i = 0;
+    while v >= 1024.0 && i + 1 < UNITS.len() {
+        v /= 1024.0;
+        i += 1;
+    }
+    format!("{v:.2} {}", UNITS[i])
+}
+
+/// Format a size compactly the way it is typed: `128MiB`, `1GiB`, `1.5GiB`,
+/// or the plain number when it is not a whole multiple of 1 KiB.
+///
+/// ```
+/// assert_eq!(arclab_arc::units::format_size_compact(128 << 20), "128MiB");
+/// assert_eq!(arclab_arc::units::format_size_compact(1000), "1000");
+/// ```
+pub fn format_size_compact(bytes: u64) -> String {
+    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        let m = 1u64 << shift;
+        if bytes >= m && bytes % m == 0 {
+            return format!("{}{unit}", bytes / m);
+        }
+    }
+    bytes.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suffixes_are_binary() {
+        for (s, v) in [
+            ("1K", 1024u64),
+            ("1k", 1024),
+            ("1KB", 1024),
+            ("1KiB", 1024),
+            ("64MiB", 64 << 20),
+            ("6144M", 6144 << 20),
+            ("1G", 1 << 30),
+            ("2T", 2 << 40),
+            ("4096", 4096),
+            ("1_000", 1000),
+            (" 8G ", 8 << 30),
+        ] {
+            assert_eq!(parse_bytes(s).unwrap(), v, "{s}");
+        }
+    }
+
+    #[test]
+    fn bad_sizes_are_rejected_with_the_input_named() {
+        for s in ["", "G", "8X", "1.2.3G", "-5", "99999999999999999999", "20000000P"] {
+            let e = parse_bytes(s).unwrap_err();
+            assert!(e.to_string().contains(&format!("`{s}`")), "{e}");
+        }
+        assert!("0".parse::<SizeSpec>().is_err());
+    }
+
+    #[test]
+    fn fractions_only_up_to_one() {
+        assert_eq!("1.0".parse::<SizeSpec>().unwrap(), SizeSpec::Fraction(1.0));
+        assert_eq!("0.5".parse::<SizeSpec>().unwrap(), SizeSpec::Fraction(0.5));
+        // 1.5 with no unit is 2 bytes/objects after rounding, not a fraction.
+        assert_eq!("1.5".parse::<SizeSpec>().unwrap(), SizeSpec::Absolute(2));
+        assert_eq!("1".parse::<SizeSpec>().unwrap(), SizeSpec::Absolute(1));
+    }
+
+    #[test]
+    fn formatting() {
+        assert_eq!(format_bytes(0), "0 B");
+        assert_eq!(format_bytes(1 << 30), "1.00 GiB");
+        assert_eq!(format_size_compact(3 << 29), "1536MiB");
+        assert_eq!(format_size_compact(1 << 30), "1GiB");
+    }
+}

@@ -1,0 +1,33 @@
+//! One module per subcommand.
+
+pub(crate) mod sim;
+pub(crate) mod trace;
+
+use std::fmt;
+
+/// A command line that parsed but asks for something impossible (exit code 2).
+#[derive(Debug)]
+pub(crate) struct UsageError(pub(crate) String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Output format shared by the commands that print tables.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+#[group(multiple = false)]
+pub(crate) struct FormatArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Print CSV with a header row.
+    #[arg(long)]
+    pub(crate) csv: bool,
+    /// Print a Markdown table.
+    #[arg(long)]
+    pub(crate) markdown: bool,
+}
