@@ -15,4 +15,5 @@ pub mod limits;
 mod request;
 pub mod units;
 
+pub use limits::{Limits, LimitsInput, Os, Release, Verdict, ZfsVersion, limits, limits_with};
 pub use request::{Kind, Op, Request};

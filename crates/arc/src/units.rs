@@ -150,7 +150,7 @@ pub fn format_bytes(bytes: u64) -> String {
 pub fn format_size_compact(bytes: u64) -> String {
     for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
         let m = 1u64 << shift;
-        if bytes >= m && bytes % m == 0 {
+        if bytes >= m && bytes.is_multiple_of(m) {
             return format!("{}{unit}", bytes / m);
         }
     }
