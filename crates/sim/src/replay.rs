@@ -9,8 +9,8 @@
 use crate::policies::{AnyPolicy, Counters};
 use crate::{Policy, PolicyKind};
 use arclab_arc::Request;
-use std::sync::mpsc;
 use std::sync::Arc as Shared;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Requests per batch handed from the decoder to the policies.
@@ -104,9 +104,16 @@ struct Runner {
 }
 
 impl Runner {
-    fn new(job: Job) -> Self {
+    fn new(job: Job, object_mode: bool) -> Self {
+        // In object mode the capacity bounds the objects tracked, so the
+        // policy can reserve everything up front and never grow mid-run.
+        let policy = if object_mode {
+            AnyPolicy::new_object_mode(job.policy, job.capacity)
+        } else {
+            AnyPolicy::new(job.policy, job.capacity)
+        };
         Runner {
-            policy: AnyPolicy::new(job.policy, job.capacity),
+            policy,
             job,
             counters: Counters::default(),
             busy: Duration::ZERO,
@@ -148,7 +155,11 @@ pub fn replay<E: Send>(
     let threads = cfg.threads.clamp(1, jobs.len().max(1));
     let mut decoded = 0u64;
     if threads == 1 {
-        let mut runners: Vec<Runner> = jobs.iter().cloned().map(Runner::new).collect();
+        let mut runners: Vec<Runner> = jobs
+            .iter()
+            .cloned()
+            .map(|j| Runner::new(j, cfg.object_mode))
+            .collect();
         let mut buf = Vec::with_capacity(batch);
         loop {
             buf.clear();
@@ -179,8 +190,10 @@ pub fn replay<E: Send>(
                 .filter(|(i, _)| i % threads == w)
                 .collect();
             handles.push(scope.spawn(move || {
-                let mut runners: Vec<(usize, Runner)> =
-                    mine.into_iter().map(|(i, j)| (i, Runner::new(j))).collect();
+                let mut runners: Vec<(usize, Runner)> = mine
+                    .into_iter()
+                    .map(|(i, j)| (i, Runner::new(j, object_mode)))
+                    .collect();
                 for batch in rx {
                     for (_, r) in &mut runners {
                         r.run(&batch, object_mode);
@@ -310,6 +323,9 @@ mod tests {
     #[test]
     fn empty_trace_gives_zero_ratios() {
         let r = replay(&jobs(), &ReplayConfig::default(), feed(&[]), |_| {}).unwrap();
-        assert!(r.iter().all(|r| r.counters.n_req == 0 && r.miss_ratio() == 0.0));
+        assert!(
+            r.iter()
+                .all(|r| r.counters.n_req == 0 && r.miss_ratio() == 0.0)
+        );
     }
 }
