@@ -12,6 +12,7 @@
 //! ```
 
 pub mod limits;
+pub mod slab;
 mod request;
 pub mod units;
 

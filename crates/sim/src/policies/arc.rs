@@ -1,7 +1,7 @@
 //! Canonical ARC (Megiddo & Modha, FAST '03), with libCacheSim's rules for
 //! variable sizes.
 
-use super::index::{Index, List, hash_key, reserve_hint};
+use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
 

@@ -1,6 +1,6 @@
 //! First in, first out, as libCacheSim's `FIFO`.
 
-use super::index::{Index, List, hash_key, reserve_hint};
+use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
 

@@ -1,6 +1,6 @@
 //! Least recently used, as libCacheSim's `LRU`.
 
-use super::index::{Index, List, hash_key, reserve_hint};
+use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
 

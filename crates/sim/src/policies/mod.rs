@@ -6,7 +6,6 @@
 
 mod arc;
 mod fifo;
-mod index;
 mod lru;
 mod s3fifo;
 mod sieve;

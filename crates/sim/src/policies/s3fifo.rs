@@ -1,7 +1,7 @@
 //! S3-FIFO (Yang et al., SOSP '23), as libCacheSim's `S3FIFO` with its
 //! defaults.
 
-use super::index::{Index, List, hash_key, reserve_hint};
+use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
 

@@ -1,6 +1,6 @@
 //! SIEVE (Zhang et al., NSDI '24), as libCacheSim's `Sieve`.
 
-use super::index::{Index, List, NIL, hash_key, reserve_hint};
+use arclab_arc::slab::{Index, List, NIL, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
 

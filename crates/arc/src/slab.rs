@@ -9,31 +9,31 @@
 use hashbrown::HashTable;
 
 /// "No node": the null link of the intrusive lists.
-pub(crate) const NIL: u32 = u32::MAX;
+pub const NIL: u32 = u32::MAX;
 
 /// One tracked object (resident or ghost). 24 bytes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Node {
+pub struct Node {
     /// Object key.
-    pub(crate) key: u64,
+    pub key: u64,
     /// Size in the policy's unit (kept from the admitting request).
-    pub(crate) size: u32,
+    pub size: u32,
     /// Towards the head (more recent); `NIL` at the head.
-    pub(crate) prev: u32,
+    pub prev: u32,
     /// Towards the tail (older); `NIL` at the tail. Free-list link when free.
-    pub(crate) next: u32,
+    pub next: u32,
     /// Which list the node is on (policy-specific; `TAG_FREE` when free).
-    pub(crate) tag: u8,
+    pub tag: u8,
     /// Policy-specific small counter (S3-FIFO frequency, SIEVE visited bit).
-    pub(crate) freq: u8,
+    pub freq: u8,
 }
 
 /// Tag of a node on the free list.
-pub(crate) const TAG_FREE: u8 = u8::MAX;
+pub const TAG_FREE: u8 = u8::MAX;
 
 /// A fast, good 64-bit mixer (the murmur3 `fmix64` finalizer).
 #[inline(always)]
-pub(crate) fn hash_key(key: u64) -> u64 {
+pub fn hash_key(key: u64) -> u64 {
     let mut h = key;
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -45,17 +45,17 @@ pub(crate) fn hash_key(key: u64) -> u64 {
 
 /// Key → slab index table plus the slab itself.
 #[derive(Debug, Default)]
-pub(crate) struct Index {
+pub struct Index {
     table: HashTable<u32>,
     /// The slab; indices are stable while a node is live.
-    pub(crate) nodes: Vec<Node>,
+    pub nodes: Vec<Node>,
     free: u32,
     live: usize,
 }
 
 impl Index {
     /// An index with room for `n` tracked objects before it reallocates.
-    pub(crate) fn with_capacity(n: usize) -> Self {
+    pub fn with_capacity(n: usize) -> Self {
         Index {
             table: HashTable::with_capacity(n),
             nodes: Vec::with_capacity(n),
@@ -66,7 +66,7 @@ impl Index {
 
     /// Slab index of `key` (whose hash is `h`), if tracked.
     #[inline(always)]
-    pub(crate) fn find(&self, h: u64, key: u64) -> Option<u32> {
+    pub fn find(&self, h: u64, key: u64) -> Option<u32> {
         let nodes = &self.nodes;
         self.table
             .find(h, |&i| nodes[i as usize].key == key)
@@ -76,7 +76,7 @@ impl Index {
     /// Track a new `key` (hash `h`, not yet present) and return its slab index.
     /// The node's links are `NIL`; the caller puts it on a list.
     #[inline(always)]
-    pub(crate) fn insert(&mut self, h: u64, key: u64, size: u32, tag: u8) -> u32 {
+    pub fn insert(&mut self, h: u64, key: u64, size: u32, tag: u8) -> u32 {
         let node = Node {
             key,
             size,
@@ -105,7 +105,7 @@ impl Index {
 
     /// Forget node `idx` (already unlinked from its list) and recycle it.
     #[inline(always)]
-    pub(crate) fn remove(&mut self, idx: u32) {
+    pub fn remove(&mut self, idx: u32) {
         let h = hash_key(self.nodes[idx as usize].key);
         match self.table.find_entry(h, |&i| i == idx) {
             Ok(e) => {
@@ -123,19 +123,25 @@ impl Index {
 
     /// Number of tracked (live) nodes.
     #[inline]
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.live
     }
 
+    /// Whether nothing is tracked.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
     /// Heap bytes held by the table and the slab.
-    pub(crate) fn heap_bytes(&self) -> usize {
+    pub fn heap_bytes(&self) -> usize {
         self.table.allocation_size() + self.nodes.capacity() * std::mem::size_of::<Node>()
     }
 
     /// Check that the table and the slab agree: every table entry names a live
     /// node with that key, the live count matches, and the free list holds
     /// exactly the other nodes.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), String> {
         if self.table.len() != self.live {
             return Err(format!(
                 "table has {} entries, live count is {}",
@@ -181,12 +187,15 @@ impl Index {
 
 /// An intrusive doubly-linked list over the slab: head = most recent.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct List {
-    pub(crate) head: u32,
-    pub(crate) tail: u32,
-    pub(crate) len: u32,
+pub struct List {
+    /// Most recent member, or [`NIL`].
+    pub head: u32,
+    /// Least recent member, or [`NIL`].
+    pub tail: u32,
+    /// Number of members.
+    pub len: u32,
     /// Sum of the member nodes' sizes.
-    pub(crate) bytes: u64,
+    pub bytes: u64,
 }
 
 impl Default for List {
@@ -203,7 +212,7 @@ impl Default for List {
 impl List {
     /// Put the (unlinked) node `i` at the head.
     #[inline(always)]
-    pub(crate) fn push_head(&mut self, nodes: &mut [Node], i: u32) {
+    pub fn push_head(&mut self, nodes: &mut [Node], i: u32) {
         let old = self.head;
         {
             let n = &mut nodes[i as usize];
@@ -222,7 +231,7 @@ impl List {
 
     /// Take node `i` off the list (it must be on it).
     #[inline(always)]
-    pub(crate) fn unlink(&mut self, nodes: &mut [Node], i: u32) {
+    pub fn unlink(&mut self, nodes: &mut [Node], i: u32) {
         let (prev, next, size) = {
             let n = &nodes[i as usize];
             (n.prev, n.next, n.size)
@@ -243,7 +252,7 @@ impl List {
 
     /// Move node `i` (on this list) to the head.
     #[inline(always)]
-    pub(crate) fn move_to_head(&mut self, nodes: &mut [Node], i: u32) {
+    pub fn move_to_head(&mut self, nodes: &mut [Node], i: u32) {
         if self.head != i {
             self.unlink(nodes, i);
             self.push_head(nodes, i);
@@ -252,7 +261,7 @@ impl List {
 
     /// Unlink and return the tail, if any.
     #[inline(always)]
-    pub(crate) fn pop_tail(&mut self, nodes: &mut [Node]) -> Option<u32> {
+    pub fn pop_tail(&mut self, nodes: &mut [Node]) -> Option<u32> {
         let t = self.tail;
         if t == NIL {
             return None;
@@ -263,7 +272,7 @@ impl List {
 
     /// Walk the list and check links, tags, length and byte sum; `seen` counts
     /// the nodes visited (to prove every tracked node is on exactly one list).
-    pub(crate) fn check(
+    pub fn check(
         &self,
         name: &str,
         nodes: &[Node],
@@ -309,7 +318,7 @@ impl List {
 /// Number of objects to pre-reserve for a policy of `capacity` units that
 /// tracks up to `factor` × capacity objects, assuming capacity is in objects;
 /// capped so that a byte-mode capacity does not reserve gigabytes.
-pub(crate) fn reserve_hint(capacity: u64, factor: u64) -> usize {
+pub fn reserve_hint(capacity: u64, factor: u64) -> usize {
     const CAP: u64 = 1 << 16;
     capacity.saturating_mul(factor).min(CAP) as usize + 1
 }
