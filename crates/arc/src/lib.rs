@@ -15,6 +15,7 @@ pub mod limits;
 pub mod slab;
 mod request;
 pub mod units;
+pub mod zfetch;
 
 pub use limits::{Limits, LimitsInput, Os, Release, Verdict, ZfsVersion, limits, limits_with};
 pub use request::{Kind, Op, Request};

@@ -1,0 +1,612 @@
+//! `dmu_zfetch_prepare` / `dmu_zfetch_run` / `dmu_zfetch_done` (spec §10.3–10.4).
+
+use std::hash::{BuildHasherDefault, Hasher};
+
+use hashbrown::HashMap;
+
+use super::config::{Generation, PrefetchProperty, ZfetchConfig};
+use super::distance::{l1_exists, l1_index, legacy_distances, ramp};
+use super::stream::Stream;
+use super::{FileInfo, PrefetchIo, StreamRef, ZfetchStats};
+
+const NANOSEC: i64 = 1_000_000_000;
+
+/// Deterministic multiplicative hasher for the `u32` file ids.
+#[derive(Clone, Copy, Debug, Default)]
+struct FileHasher(u64);
+
+impl Hasher for FileHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type FileMap = HashMap<u32, FileState, BuildHasherDefault<FileHasher>>;
+
+/// A stream slot: slots are reused, `epoch` tells stale handles apart.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    stream: Stream,
+    epoch: u32,
+    used: bool,
+    in_list: bool,
+}
+
+/// One `zfetch_t`: the streams of one file.
+#[derive(Clone, Debug, Default)]
+struct FileState {
+    slots: Vec<Slot>,
+    /// Slots in the stream list, head first.
+    list: Vec<u16>,
+    free: Vec<u16>,
+    maxblkid: u64,
+}
+
+impl FileState {
+    /// Take a stream off the list; its slot is freed once no reference
+    /// (prepared call or in-flight prefetch) remains.
+    fn remove(&mut self, pos: usize) {
+        let s = self.list.remove(pos) as usize;
+        self.slots[s].in_list = false;
+        self.release_if_idle(s);
+    }
+
+    fn release_if_idle(&mut self, s: usize) {
+        let slot = &mut self.slots[s];
+        if slot.used && !slot.in_list && slot.stream.refs == 0 {
+            slot.used = false;
+            slot.epoch = slot.epoch.wrapping_add(1);
+            self.free.push(s as u16);
+        }
+    }
+
+    fn alloc(&mut self) -> usize {
+        let s = match self.free.pop() {
+            Some(s) => s as usize,
+            None => {
+                self.slots.push(Slot::default());
+                self.slots.len() - 1
+            }
+        };
+        let slot = &mut self.slots[s];
+        slot.used = true;
+        slot.in_list = true;
+        slot.stream = Stream::default();
+        s
+    }
+
+    fn slot_of(&mut self, r: StreamRef) -> Option<usize> {
+        let s = r.slot as usize;
+        let slot = self.slots.get(s)?;
+        (slot.used && slot.epoch == r.epoch).then_some(s)
+    }
+}
+
+/// The predictive prefetcher: one `zfetch_t` per file plus the global
+/// zfetchstats. See the [module documentation](super) for the contract.
+#[derive(Clone, Debug)]
+pub struct Zfetch {
+    cfg: ZfetchConfig,
+    files: FileMap,
+    stats: ZfetchStats,
+}
+
+/// Where `prepare` goes after matching a stream.
+enum Found {
+    Hit(usize, u64, u64),
+    Advanced(usize, u64),
+}
+
+impl Zfetch {
+    /// A prefetcher with the given tunables.
+    pub fn new(cfg: ZfetchConfig) -> Self {
+        Zfetch {
+            cfg,
+            files: FileMap::default(),
+            stats: ZfetchStats::default(),
+        }
+    }
+
+    /// The tunables.
+    pub fn config(&self) -> &ZfetchConfig {
+        &self.cfg
+    }
+
+    /// Change tunables at run time (like writing module parameters).
+    pub fn config_mut(&mut self) -> &mut ZfetchConfig {
+        &mut self.cfg
+    }
+
+    /// The zfetchstats counters (`io_active` is the current value).
+    pub fn stats(&self) -> ZfetchStats {
+        self.stats
+    }
+
+    /// The streams of `file`, list head first (most recently created).
+    pub fn streams(&self, file: u32) -> impl Iterator<Item = &Stream> + '_ {
+        self.files
+            .get(&file)
+            .into_iter()
+            .flat_map(|f| f.list.iter().map(|&s| &f.slots[s as usize].stream))
+    }
+
+    /// Number of streams in the list of `file` (`zf_numstreams`).
+    pub fn num_streams(&self, file: u32) -> usize {
+        self.files.get(&file).map_or(0, |f| f.list.len())
+    }
+
+    /// The stream behind a handle, while it is alive.
+    pub fn stream(&self, r: StreamRef) -> Option<&Stream> {
+        let slot = self.files.get(&r.file)?.slots.get(r.slot as usize)?;
+        (slot.used && slot.epoch == r.epoch).then_some(&slot.stream)
+    }
+
+    /// Drop every stream of `file` (`dmu_zfetch_fini`, the dnode left
+    /// memory). In-flight prefetches of it still lower `io_active` in
+    /// [`Zfetch::io_done`].
+    pub fn forget_file(&mut self, file: u32) {
+        self.files.remove(&file);
+    }
+
+    /// `dmu_zfetch_prepare`: account the demand access to blocks
+    /// `[blkid, blkid + nblks)` of `file` and plan prefetch. Pushes the
+    /// prescient L1 reads (2.3.0+) to `out`; returns the stream to pass to
+    /// [`Zfetch::run`] after the demand reads, or `None` (miss, past, end of
+    /// file, fast paths).
+    #[allow(clippy::too_many_arguments)] // mirrors the kernel's argument list
+    pub fn prepare(
+        &mut self,
+        file: u32,
+        blkid: u64,
+        nblks: u64,
+        fetch_data: bool,
+        now_ns: u64,
+        info: &FileInfo,
+        out: &mut Vec<PrefetchIo>,
+    ) -> Option<StreamRef> {
+        let cfg = self.cfg;
+        if cfg.disable || cfg.property == PrefetchProperty::None {
+            return None;
+        }
+        let fetch_data = fetch_data && cfg.property == PrefetchProperty::All;
+        assert!(
+            info.blocksize.is_power_of_two(),
+            "blocksize must be a power of two"
+        );
+        let dbs = info.blocksize.trailing_zeros();
+        if cfg.array_rd_sz.is_some_and(|lim| nblks << dbs > lim) {
+            return None;
+        }
+        let g = cfg.generation;
+        let nstreams = self.num_streams(file);
+        let quiet = cfg.head_tweaks && nstreams > 0;
+        if g == Generation::Sequential07 {
+            if blkid == 0 {
+                return None;
+            }
+        } else if (!cfg.have_lock && blkid == 0 && !quiet)
+            || (info.maxblkid < 2 && (info.maxblkid == 0 || !quiet))
+        {
+            return None;
+        }
+        let fs = self.files.entry(file).or_default();
+        fs.maxblkid = info.maxblkid;
+        if g.has_reorder() {
+            self.prepare_reorder(file, blkid, nblks, fetch_data, now_ns, dbs, out)
+        } else {
+            self.prepare_exact(file, blkid, nblks, fetch_data, now_ns, dbs)
+        }
+    }
+
+    /// Generations before 2.2.4: exact or +1 matches only.
+    fn prepare_exact(
+        &mut self,
+        file: u32,
+        mut blkid: u64,
+        mut nblks: u64,
+        fetch_data: bool,
+        now_ns: u64,
+        dbs: u32,
+    ) -> Option<StreamRef> {
+        let cfg = self.cfg;
+        let g = cfg.generation;
+        let io_active = self.stats.io_active;
+        let fs = self.files.get_mut(&file)?;
+        let mut found = None;
+        for (pos, &s) in fs.list.iter().enumerate() {
+            let zb = fs.slots[s as usize].stream.blkid;
+            if blkid == zb {
+                found = Some(pos);
+                break;
+            } else if blkid + 1 == zb {
+                blkid += 1;
+                nblks -= 1;
+                found = Some(pos);
+                break;
+            }
+        }
+        let end = blkid + nblks;
+        if g == Generation::Sequential07 {
+            if found.is_some() && nblks == 0 {
+                return None; // "already prefetched"
+            }
+        } else {
+            if end >= fs.maxblkid {
+                if let Some(pos) = found {
+                    fs.remove(pos);
+                }
+                return None;
+            }
+            if nblks == 0 {
+                return None;
+            }
+        }
+        let Some(pos) = found else {
+            self.create_stream(file, end, now_ns, dbs);
+            self.stats.misses += 1;
+            return None;
+        };
+        let s = fs.list[pos] as usize;
+        let zs = &mut fs.slots[s].stream;
+        if g.is_sequential() {
+            legacy_distances(zs, &cfg, blkid, nblks, end, fetch_data, dbs);
+        } else {
+            ramp(zs, &cfg, nblks, end, fetch_data, dbs, io_active);
+        }
+        zs.blkid = end;
+        zs.atime = now_ns as i64;
+        zs.refs += 1;
+        zs.callers += 1;
+        self.stats.hits += 1;
+        Some(StreamRef {
+            file,
+            slot: s as u16,
+            epoch: fs.slots[s].epoch,
+        })
+    }
+
+    /// 2.2.4+: exact, near (reorder window), past and miss handling, then
+    /// the prescient L1 step (2.3.0+).
+    #[allow(clippy::too_many_arguments)]
+    fn prepare_reorder(
+        &mut self,
+        file: u32,
+        mut blkid: u64,
+        nblks: u64,
+        fetch_data: bool,
+        now_ns: u64,
+        dbs: u32,
+        out: &mut Vec<PrefetchIo>,
+    ) -> Option<StreamRef> {
+        let cfg = self.cfg;
+        let io_active = self.stats.io_active;
+        let now = now_secs(now_ns);
+        let end_access = blkid + nblks;
+        let fs = self.files.get_mut(&file)?;
+        let maxblkid = fs.maxblkid;
+        let mut found = None;
+        for &s in &fs.list {
+            let zb = fs.slots[s as usize].stream.blkid;
+            if blkid == zb {
+                found = Some(Found::Hit(s as usize, blkid, nblks));
+                break;
+            } else if blkid + 1 == zb {
+                found = Some(Found::Hit(s as usize, blkid + 1, nblks - 1));
+                break;
+            }
+        }
+        if found.is_none() {
+            let window = ((cfg.max_reorder >> dbs) as u64 + 1).min(u64::from(u16::MAX));
+            let t = now.wrapping_sub(cfg.max_sec_reap);
+            for &s in &fs.list {
+                let zs = &mut fs.slots[s as usize].stream;
+                if blkid > zs.blkid {
+                    if end_access <= zs.blkid + window {
+                        let adv = if !fetch_data {
+                            self.stats.stride += 1;
+                            let n = end_access - zs.blkid;
+                            zs.hit(n)
+                        } else {
+                            let adv = zs.future(blkid, nblks, cfg.hole_shift);
+                            if adv > 0 {
+                                self.stats.stride += 1;
+                            } else {
+                                self.stats.future += 1;
+                            }
+                            adv
+                        };
+                        found = Some(Found::Advanced(s as usize, adv));
+                        break;
+                    }
+                } else if end_access >= zs.blkid {
+                    let skip = zs.blkid - blkid;
+                    found = Some(Found::Hit(s as usize, zs.blkid, nblks - skip));
+                    break;
+                } else if end_access + window > zs.blkid && secs_active(zs.atime, t) {
+                    self.stats.past += 1;
+                    zs.atime = i64::from(now);
+                    return None;
+                }
+            }
+        }
+        let mut zs_ref = None;
+        let (mut ipf_lo, mut end_blkid) = (0, end_access);
+        match found {
+            None => {
+                if end_access < maxblkid {
+                    self.create_stream(file, end_access, now_ns, dbs);
+                }
+                self.stats.misses += 1;
+            }
+            Some(f) => {
+                let (s, adv) = match f {
+                    Found::Hit(s, b, n) => {
+                        blkid = b;
+                        self.stats.hits += 1;
+                        (s, fs.slots[s].stream.hit(n))
+                    }
+                    Found::Advanced(s, adv) => (s, adv),
+                };
+                let zs = &mut fs.slots[s].stream;
+                zs.atime = i64::from(now);
+                if adv == 0 && zs.ipf_end > end_access {
+                    return None; // already prefetched for this position
+                }
+                end_blkid = zs.blkid;
+                if end_blkid >= maxblkid {
+                    let pos = fs.list.iter().position(|&x| x as usize == s);
+                    if let Some(pos) = pos {
+                        fs.remove(pos);
+                    }
+                    return None;
+                }
+                ipf_lo = ramp(zs, &cfg, adv, end_blkid, fetch_data, dbs, io_active);
+                zs.refs += 1;
+                zs.callers += 1;
+                zs_ref = Some(StreamRef {
+                    file,
+                    slot: s as u16,
+                    epoch: fs.slots[s].epoch,
+                });
+            }
+        }
+        if cfg.generation.has_prescient() {
+            let epbs = cfg.epbs();
+            let lo = l1_index(ipf_lo.max(blkid + 1), epbs);
+            let hi = l1_index(end_blkid, epbs);
+            let before = out.len();
+            for b in lo..hi {
+                if l1_exists(b, epbs, maxblkid) {
+                    out.push(PrefetchIo {
+                        file,
+                        level: 1,
+                        blkid: b,
+                        prescient: true,
+                        stream: None,
+                    });
+                }
+            }
+            self.stats.io_issued += (out.len() - before) as u64;
+        }
+        zs_ref
+    }
+
+    /// `dmu_zfetch_stream_create`: reap, recycle or add a stream expecting
+    /// `blkid`; bumps `max_streams` when none is available.
+    fn create_stream(&mut self, file: u32, blkid: u64, now_ns: u64, dbs: u32) {
+        let cfg = self.cfg;
+        let Some(fs) = self.files.get_mut(&file) else {
+            return;
+        };
+        let g = cfg.generation;
+        let limit = u64::from(cfg.max_streams)
+            .min((fs.maxblkid << dbs) / u64::from(cfg.max_distance.max(1)))
+            .max(1) as usize;
+        if g.is_sequential() {
+            let now = now_ns as i64;
+            let mut i = 0;
+            while i < fs.list.len() {
+                let zs = stream_at(fs, i);
+                let busy = g == Generation::Sequential21 && zs.refs != 0;
+                if !busy && (now - zs.atime) / NANOSEC > i64::from(cfg.min_sec_reap) {
+                    fs.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if fs.list.len() >= limit {
+                self.stats.max_streams += 1;
+                return;
+            }
+            let s = fs.alloc();
+            fs.list.insert(0, s as u16);
+            fs.slots[s].stream.reset(blkid, now);
+            return;
+        }
+        // 2.1.6+: delete streams idle past max_sec_reap, reusing the first.
+        let secs = g.whole_seconds();
+        let (now, unit) = if secs {
+            (i64::from(now_secs(now_ns)), 1)
+        } else {
+            (now_ns as i64, NANOSEC)
+        };
+        let idle = |atime: i64, reap: u32| {
+            if secs {
+                !secs_active(atime, (now as u32).wrapping_sub(reap))
+            } else {
+                atime <= now - i64::from(reap) * unit
+            }
+        };
+        let mut old: Option<usize> = None;
+        let mut i = 0;
+        while i < fs.list.len() {
+            let zs = stream_at(fs, i);
+            if zs.refs != 0 || !idle(zs.atime, cfg.max_sec_reap) {
+                i += 1;
+            } else if old.is_none() {
+                old = Some(i);
+                i += 1;
+            } else {
+                fs.remove(i);
+            }
+        }
+        if old.is_none() && fs.list.len() >= limit {
+            for i in 0..fs.list.len() {
+                let zs = stream_at(fs, i);
+                if zs.refs != 0 || !idle(zs.atime, cfg.min_sec_reap) {
+                    continue;
+                }
+                let older = match old {
+                    None => true,
+                    // HEAD: ties go to the later stream; before 2.2.4 the first.
+                    Some(o) if secs => {
+                        (stream_at(fs, o).atime as u32).wrapping_sub(zs.atime as u32) as i32 >= 0
+                    }
+                    Some(o) => zs.atime < stream_at(fs, o).atime,
+                };
+                if older {
+                    old = Some(i);
+                }
+            }
+            if old.is_none() {
+                self.stats.max_streams += 1;
+                return;
+            }
+        }
+        let s = match old {
+            // 2.2.4+ moves a reused stream to the head; earlier kept its place.
+            Some(pos) if secs => {
+                let s = fs.list.remove(pos);
+                fs.list.insert(0, s);
+                s as usize
+            }
+            Some(pos) => fs.list[pos] as usize,
+            None => {
+                let s = fs.alloc();
+                fs.list.insert(0, s as u16);
+                s
+            }
+        };
+        let atime = if secs {
+            i64::from((now as u32).wrapping_sub(cfg.min_sec_reap))
+        } else {
+            now - i64::from(cfg.min_sec_reap) * unit
+        };
+        fs.slots[s].stream.reset(blkid, atime);
+    }
+
+    /// `dmu_zfetch_run`: after the demand reads, push the prefetch reads
+    /// the stream has scheduled. `missed` = some demand block was not cached.
+    pub fn run(&mut self, stream: StreamRef, missed: bool, out: &mut Vec<PrefetchIo>) {
+        let cfg = self.cfg;
+        let g = cfg.generation;
+        let Some(fs) = self.files.get_mut(&stream.file) else {
+            return;
+        };
+        let Some(s) = fs.slot_of(stream) else {
+            return;
+        };
+        let maxblkid = fs.maxblkid;
+        let zs = &mut fs.slots[s].stream;
+        zs.missed |= missed;
+        zs.callers = zs.callers.saturating_sub(1);
+        if zs.callers != 0 {
+            // Only the last of concurrent callers runs.
+            zs.refs = zs.refs.saturating_sub(1);
+            fs.release_if_idle(s);
+            return;
+        }
+        let (pf_start, pf_end) = if zs.missed || g == Generation::Sequential07 {
+            let r = (zs.pf_start, zs.pf_end);
+            zs.pf_start = zs.pf_end;
+            r
+        } else {
+            (0, 0)
+        };
+        let mut ipf_start = zs.ipf_start;
+        if g.is_sequential() {
+            ipf_start = ipf_start.max(zs.pf_start);
+        }
+        let ipf_end = zs.ipf_end.max(ipf_start);
+        zs.ipf_start = zs.ipf_end;
+        let epbs = cfg.epbs();
+        let before = out.len();
+        for b in pf_start..pf_end {
+            if b <= maxblkid {
+                out.push(PrefetchIo {
+                    file: stream.file,
+                    level: 0,
+                    blkid: b,
+                    prescient: false,
+                    stream: Some(stream),
+                });
+            }
+        }
+        for b in l1_index(ipf_start, epbs)..l1_index(ipf_end, epbs) {
+            if l1_exists(b, epbs, maxblkid) {
+                out.push(PrefetchIo {
+                    file: stream.file,
+                    level: 1,
+                    blkid: b,
+                    prescient: false,
+                    stream: Some(stream),
+                });
+            }
+        }
+        let issued = (out.len() - before) as u32;
+        // The prepare reference becomes one of the I/O references.
+        zs.refs = (zs.refs + issued).saturating_sub(1);
+        self.stats.io_active += u64::from(issued);
+        self.stats.io_issued += u64::from(issued);
+        fs.release_if_idle(s);
+    }
+
+    /// `dmu_zfetch_done`: a prefetch read handed out by [`Zfetch::run`]
+    /// completed (call it at the logical completion time). `io_issued` is
+    /// false when the read was skipped (e.g. the block was already held).
+    /// A level-0 read completing behind the stream position sets `zs_more`
+    /// (2.1.6+). Prescient reads have no completion and are ignored.
+    pub fn io_done(&mut self, io: &PrefetchIo, io_issued: bool) {
+        let Some(r) = io.stream else {
+            return;
+        };
+        debug_assert!(self.stats.io_active > 0, "io_done without a matching run");
+        self.stats.io_active = self.stats.io_active.saturating_sub(1);
+        let ramp = self.cfg.generation >= Generation::Ramp;
+        let Some(fs) = self.files.get_mut(&r.file) else {
+            return;
+        };
+        let Some(s) = fs.slot_of(r) else {
+            return;
+        };
+        let zs = &mut fs.slots[s].stream;
+        if ramp && io_issued && io.level == 0 && io.blkid < zs.blkid {
+            zs.more = true;
+        }
+        zs.refs = zs.refs.saturating_sub(1);
+        fs.release_if_idle(s);
+    }
+}
+
+/// The stream at list position `i`.
+fn stream_at(fs: &FileState, i: usize) -> &Stream {
+    &fs.slots[fs.list[i] as usize].stream
+}
+
+/// Whole seconds of the logical clock as the kernel's wrapping `uint_t`.
+fn now_secs(now_ns: u64) -> u32 {
+    (now_ns / NANOSEC as u64) as u32
+}
+
+/// `(int)(zs_atime - t) >= 0`: active since `t` (wrapping seconds).
+fn secs_active(atime: i64, t: u32) -> bool {
+    (atime as u32).wrapping_sub(t) as i32 >= 0
+}
