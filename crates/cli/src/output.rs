@@ -162,7 +162,10 @@ mod tests {
 
     #[test]
     fn markdown_has_separator() {
-        assert!(t().to_markdown().starts_with("| policy | miss_ratio |\n|---|---|\n"));
+        assert!(
+            t().to_markdown()
+                .starts_with("| policy | miss_ratio |\n|---|---|\n")
+        );
     }
 
     #[test]

@@ -58,7 +58,7 @@ impl Progress {
                         } else {
                             "{spinner} {msg} {human_pos}"
                         })
-                            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
                     ),
             };
             bar.set_message(self.message.clone());

@@ -39,10 +39,12 @@ pub enum TraceErrorKind {
     #[error("not a gzip stream: {0}")]
     NotGzip(String),
     /// Neither the name nor the content tells the format.
-    #[error("cannot detect the trace format; pass --format")]
-    UnknownFormat,
+    #[error("cannot detect the trace format of {0}; pass --format")]
+    UnknownFormat(String),
     /// A format name that [`crate::Format::from_str`](std::str::FromStr) does not know.
-    #[error("unknown trace format name {0:?} (expected oracleGeneral, lcs, vscsi, csv, txt or lis)")]
+    #[error(
+        "unknown trace format name {0:?} (expected oracleGeneral, lcs, vscsi, csv, txt or lis)"
+    )]
     UnknownFormatName(String),
     /// A binary record (or header) ends before its last byte.
     #[error("truncated {what}: {got} of {want} bytes")]
@@ -70,7 +72,7 @@ pub enum TraceErrorKind {
     BadVscsiVersion,
     /// An object size that does not fit the 32-bit size of a request.
     #[error("object size {0} does not fit in 32 bits")]
-    SizeTooLarge(i64),
+    SizeTooLarge(i128),
     /// A text line refers to a column it does not have.
     #[error("column {col} out of range (line has {n_cols} columns)")]
     ColumnOutOfRange {
@@ -142,7 +144,8 @@ impl fmt::Display for TraceError {
         match self.location {
             Location::File => {}
             Location::Record { index, offset } => {
-                write!(f, "record {index} (byte offset {offset}): ")?
+                // Records are numbered from 1 in messages, like lines.
+                write!(f, "record {} (byte offset {offset}): ", index + 1)?
             }
             Location::Offset(o) => write!(f, "byte offset {o}: ")?,
             Location::Line(l) => write!(f, "line {l}: ")?,

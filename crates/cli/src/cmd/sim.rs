@@ -4,7 +4,7 @@ use super::trace::TraceInput;
 use super::{FormatArgs, UsageError};
 use crate::output::{self, Table};
 use crate::progress::Progress;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use arclab_arc::units::{SizeSpec, format_bytes, format_size_compact};
 use arclab_sim::PolicyKind;
 use arclab_sim::replay::{Job, JobResult, ReplayConfig, replay};
@@ -28,10 +28,20 @@ pub(crate) struct SimArgs {
     #[command(flatten)]
     input: TraceInput,
     /// Policies, comma-separated: lru, fifo, arc, s3fifo, sieve.
-    #[arg(long, short = 'p', value_delimiter = ',', default_value = "lru,fifo,arc,s3fifo,sieve")]
+    #[arg(
+        long,
+        short = 'p',
+        value_delimiter = ',',
+        default_value = "lru,fifo,arc,s3fifo,sieve"
+    )]
     policy: Vec<PolicyKind>,
     /// Cache sizes, comma-separated (see above for units).
-    #[arg(long, short = 's', value_delimiter = ',', default_value = "0.01,0.05,0.1,0.2,0.4")]
+    #[arg(
+        long,
+        short = 's',
+        value_delimiter = ',',
+        default_value = "0.01,0.05,0.1,0.2,0.4"
+    )]
     size: Vec<SizeSpec>,
     /// Count every object as size 1: sizes are then numbers of objects.
     #[arg(long)]
@@ -131,12 +141,12 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
         |buf, max| {
             let n = reader.read_batch(buf, max)?;
             bar.set(reader.progress().0);
-            Ok(n)
+            Ok::<usize, arclab_trace::TraceError>(n)
         },
         |_| {},
     );
     bar.finish();
-    let results = results.with_context(|| format!("replaying {path}"))?;
+    let results = results?;
     if results.first().is_some_and(|r| r.counters.n_req == 0) {
         anyhow::bail!("{path}: the trace holds no requests");
     }
@@ -247,7 +257,7 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
 /// Unique objects and their bytes (each object counted at its first size).
 fn working_set(input: &TraceInput, path: &std::path::Path) -> Result<WorkingSet> {
     let mut reader = input.open(path)?;
-    let mut seen: hashbrown::HashSet<u64> = hashbrown::HashSet::new();
+    let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
     let mut bytes = 0u64;
     let mut buf = Vec::with_capacity(1 << 16);
     loop {

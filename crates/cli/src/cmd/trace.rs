@@ -18,7 +18,12 @@ pub(crate) struct TraceInput {
     #[arg(long, short = 'f')]
     format: Option<Format>,
     /// csv: 1-based column of the object id.
-    #[arg(long, value_name = "N", default_value_t = 1, help_heading = "CSV input")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        help_heading = "CSV input"
+    )]
     csv_id_col: usize,
     /// csv: 1-based column of the time in seconds.
     #[arg(long, value_name = "N", help_heading = "CSV input")]
@@ -36,7 +41,12 @@ pub(crate) struct TraceInput {
     #[arg(long, help_heading = "CSV input")]
     csv_no_header: bool,
     /// csv: field delimiter (one character; `\t` for tab).
-    #[arg(long, value_name = "C", default_value = ",", help_heading = "CSV input")]
+    #[arg(
+        long,
+        value_name = "C",
+        default_value = ",",
+        help_heading = "CSV input"
+    )]
     csv_delimiter: String,
     /// csv: object ids are not numbers; hash them.
     #[arg(long, help_heading = "CSV input")]
@@ -185,15 +195,30 @@ fn info(path: &Path, input: &TraceInput, json: bool) -> Result<()> {
         ("requested bytes", format_bytes(s.n_req_byte)),
         ("working set", format_bytes(s.working_set_bytes)),
         ("time span", format!("{span:.0} s")),
-        ("reads / writes / deletes", format!("{} / {} / {}", pct(s.n_read), pct(s.n_write), pct(s.n_delete))),
+        (
+            "reads / writes / deletes",
+            format!(
+                "{} / {} / {}",
+                pct(s.n_read),
+                pct(s.n_write),
+                pct(s.n_delete)
+            ),
+        ),
         (
             "one-hit wonders",
-            format!("{} ({:.1} % of objects)", s.one_hit_wonders, 100.0 * info.one_hit_wonder_ratio),
+            format!(
+                "{} ({:.1} % of objects)",
+                s.one_hit_wonders,
+                100.0 * info.one_hit_wonder_ratio
+            ),
         ),
         ("reuses", rd.count.to_string()),
         (
             "reuse distance (objects)",
-            format!("mean {:.0}, p50 {}, p90 {}, p99 {}, max {}", rd.mean, rd.p50, rd.p90, rd.p99, rd.max),
+            format!(
+                "mean {:.0}, p50 {}, p90 {}, p99 {}, max {}",
+                rd.mean, rd.p50, rd.p90, rd.p99, rd.max
+            ),
         ),
     ] {
         t.push(vec![k.to_string(), v]);
@@ -224,6 +249,9 @@ fn convert(input_path: &Path, output_path: &Path, input: &TraceInput) -> Result<
     }
     let n = arclab_trace::write_oracle_general(output_path, collected)
         .with_context(|| format!("writing {}", output_path.display()))?;
-    eprintln!("wrote {n} requests to {} (oracleGeneral)", output_path.display());
+    eprintln!(
+        "wrote {n} requests to {} (oracleGeneral)",
+        output_path.display()
+    );
     Ok(())
 }

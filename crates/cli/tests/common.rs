@@ -1,0 +1,49 @@
+//! Helpers shared by the CLI integration tests.
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// `../shared` beside the workspace, or `$ARCLAB_SHARED`; panics loudly when missing.
+pub fn shared() -> PathBuf {
+    let dir = std::env::var_os("ARCLAB_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")));
+    assert!(
+        dir.join("traces/README.md").is_file(),
+        "shared test data not found at {} — put ../shared beside the repository or set ARCLAB_SHARED",
+        dir.display()
+    );
+    dir
+}
+
+pub fn trace(name: &str) -> String {
+    shared().join("traces").join(name).display().to_string()
+}
+
+pub fn arclab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arclab"))
+        .args(args)
+        .output()
+        .expect("run arclab")
+}
+
+/// Run, expect success, parse stdout as JSON.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = arclab(args);
+    assert!(
+        out.status.success(),
+        "arclab {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// Run, expect failure with `code`; return stderr.
+pub fn fails(args: &[&str], code: i32) -> String {
+    let out = arclab(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(code), "arclab {args:?}: {err}");
+    assert!(!err.contains("panicked"), "arclab {args:?} panicked: {err}");
+    err
+}

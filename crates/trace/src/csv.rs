@@ -1,0 +1,196 @@
+//! CSV (and other delimiter-separated) traces, libCacheSim style: 1-based
+//! column numbers for time, object id, size and op; an optional header row.
+
+use arclab_arc::{Op, Request};
+
+use crate::CsvOptions;
+use crate::error::{TraceError, TraceErrorKind};
+use crate::source::Source;
+use crate::text::{LineReader, clean_field, invalid, parse_id, parse_u64};
+
+/// Streaming CSV reader.
+pub(crate) struct CsvReader {
+    lines: LineReader,
+    o: CsvOptions,
+    /// The first line, when it is data (read early for header detection).
+    first: Option<String>,
+}
+
+/// The op a CSV op field names.
+pub(crate) fn parse_op(s: &str) -> Option<Op> {
+    const READ: [&str; 6] = ["28", "0x28", "r", "read", "get", "gets"];
+    const WRITE: [&str; 14] = [
+        "2a", "0x2a", "w", "write", "set", "add", "cas", "replace", "append", "prepend", "update",
+        "incr", "decr", "put",
+    ];
+    const DELETE: [&str; 4] = ["d", "del", "delete", "remove"];
+    let eq = |list: &[&str]| list.iter().any(|w| w.eq_ignore_ascii_case(s));
+    if eq(&READ) {
+        Some(Op::Read)
+    } else if eq(&WRITE) {
+        Some(Op::Write)
+    } else if eq(&DELETE) {
+        Some(Op::Delete)
+    } else {
+        None
+    }
+}
+
+/// Seconds (integer or decimal) → nanoseconds.
+pub(crate) fn parse_time_ns(s: &str) -> Option<u64> {
+    if let Some(v) = parse_u64(s) {
+        return Some(v.saturating_mul(1_000_000_000));
+    }
+    let f: f64 = s.parse().ok()?;
+    if f.is_finite() && f >= 0.0 {
+        // `as` saturates at u64::MAX.
+        Some((f * 1e9) as u64)
+    } else {
+        None
+    }
+}
+
+fn check_col(name: &str, c: Option<usize>) -> Result<(), TraceErrorKind> {
+    if c == Some(0) {
+        return Err(TraceErrorKind::InvalidOption(format!(
+            "csv {name} column is 0; columns are numbered from 1"
+        )));
+    }
+    Ok(())
+}
+
+impl CsvReader {
+    pub(crate) fn new(src: Source, name: &str, o: &CsvOptions) -> Result<Self, TraceError> {
+        let mut lines = LineReader::new(src, name)?;
+        let opt_err = |k| TraceError::new(name, crate::error::Location::File, k);
+        check_col("id", Some(o.id_col)).map_err(opt_err)?;
+        check_col("time", o.time_col).map_err(opt_err)?;
+        check_col("size", o.size_col).map_err(opt_err)?;
+        check_col("op", o.op_col).map_err(opt_err)?;
+        if !o.delimiter.is_ascii() || o.delimiter == b'\n' || o.delimiter == b'\r' {
+            return Err(opt_err(TraceErrorKind::InvalidOption(format!(
+                "csv delimiter {:?} must be an ASCII character other than a line break",
+                o.delimiter as char
+            ))));
+        }
+        let first = lines.next_line()?.unwrap_or("").to_string();
+        let has_header = o.has_header.unwrap_or_else(|| looks_like_header(&first, o));
+        Ok(CsvReader {
+            lines,
+            o: o.clone(),
+            first: (!has_header).then_some(first),
+        })
+    }
+
+    pub(crate) fn read_batch(
+        &mut self,
+        out: &mut Vec<Request>,
+        max: usize,
+    ) -> Result<usize, TraceError> {
+        let mut appended = 0;
+        if let Some(first) = self.first.take() {
+            match parse_line(&first, &self.o) {
+                Ok(Some(r)) => {
+                    out.push(r);
+                    appended += 1;
+                }
+                Ok(None) => {}
+                Err(k) => return Err(self.lines.line_err(k)),
+            }
+        }
+        while appended < max {
+            let Some(line) = self.lines.next_line()? else {
+                break;
+            };
+            match parse_line(line, &self.o) {
+                Ok(Some(r)) => {
+                    out.push(r);
+                    appended += 1;
+                }
+                Ok(None) => {}
+                Err(k) => return Err(self.lines.line_err(k)),
+            }
+        }
+        Ok(appended)
+    }
+}
+
+/// Header detection: the first line is a header when its id field is not a
+/// number (with `id_is_num`; when the line lacks the id column: when any
+/// field is not a number) or its time / size field is not a number.
+fn looks_like_header(line: &str, o: &CsvOptions) -> bool {
+    let d = o.delimiter as char;
+    let field = |c: Option<usize>| c.and_then(|c| line.split(d).nth(c - 1)).map(clean_field);
+    if o.id_is_num {
+        match field(Some(o.id_col)) {
+            Some(id) if parse_u64(id).is_none() => return true,
+            Some(_) => {}
+            // Too few columns for the id: a header when some field is not a number.
+            None => {
+                if line
+                    .split(d)
+                    .map(clean_field)
+                    .any(|f| parse_time_ns(f).is_none())
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    field(o.time_col).is_some_and(|t| parse_time_ns(t).is_none())
+        || field(o.size_col).is_some_and(|s| parse_u64(s).is_none())
+}
+
+/// One data line → a request; `None` for blank lines and zero-size requests.
+fn parse_line(line: &str, o: &CsvOptions) -> Result<Option<Request>, TraceErrorKind> {
+    if line.trim().is_empty() {
+        return Ok(None);
+    }
+    let (mut id, mut time, mut size, mut op) = (None, None, None, None);
+    let mut n_cols = 0;
+    for (i, f) in line.split(o.delimiter as char).enumerate() {
+        let c = Some(i + 1);
+        n_cols = i + 1;
+        if c == Some(o.id_col) {
+            id = Some(f);
+        }
+        if c == o.time_col {
+            time = Some(f);
+        }
+        if c == o.size_col {
+            size = Some(f);
+        }
+        if c == o.op_col {
+            op = Some(f);
+        }
+    }
+    let need = |want: Option<usize>, got: Option<&str>| match (want, got) {
+        (Some(col), None) => Err(TraceErrorKind::ColumnOutOfRange { col, n_cols }),
+        _ => Ok(()),
+    };
+    need(Some(o.id_col), id)?;
+    need(o.time_col, time)?;
+    need(o.size_col, size)?;
+    need(o.op_col, op)?;
+
+    let key = parse_id(clean_field(id.unwrap_or_default()), o.id_is_num);
+    let mut r = Request::read(0, key, 1);
+    if let Some(t) = time {
+        let t = clean_field(t);
+        r.time_ns = parse_time_ns(t).ok_or_else(|| invalid("time", t))?;
+    }
+    if let Some(s) = size {
+        let s = clean_field(s);
+        let v = parse_u64(s).ok_or_else(|| invalid("size", s))?;
+        r.size = u32::try_from(v).map_err(|_| TraceErrorKind::SizeTooLarge(v as i128))?;
+        if r.size == 0 {
+            // libCacheSim skips zero-size requests (ignore_size_zero_req).
+            return Ok(None);
+        }
+    }
+    if let Some(p) = op {
+        let p = clean_field(p);
+        r.op = parse_op(p).ok_or_else(|| invalid("op", p))?;
+    }
+    Ok(Some(r))
+}
