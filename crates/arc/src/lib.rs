@@ -12,10 +12,11 @@
 //! ```
 
 pub mod limits;
-pub mod slab;
+pub mod model;
 mod request;
+pub mod slab;
 pub mod units;
 pub mod zfetch;
 
 pub use limits::{Limits, LimitsInput, Os, Release, Verdict, ZfsVersion, limits, limits_with};
-pub use request::{Kind, Op, Request};
+pub use request::{Kind, Op, Request, block_key, key_blkid, key_file, key_level};

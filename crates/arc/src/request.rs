@@ -69,8 +69,46 @@ impl Request {
     }
 }
 
+/// Bits of a [`block_key`] holding the block id.
+const BLKID_BITS: u32 = 40;
+
+/// The ARC identity of block `blkid` at `level` of object `file`:
+/// `file << 41 | min(level, 1) << 40 | blkid mod 2^40`. Any level > 0 is an
+/// indirect block (metadata, with the young-indirect eviction skip). Only
+/// the low 23 bits of `file` fit (higher bits are shifted out).
+#[inline]
+pub const fn block_key(file: u32, level: u8, blkid: u64) -> u64 {
+    let lvl = if level > 0 { 1 } else { 0 };
+    ((file as u64) << (BLKID_BITS + 1)) | (lvl << BLKID_BITS) | (blkid & ((1 << BLKID_BITS) - 1))
+}
+
+/// The object of a [`block_key`].
+#[inline]
+pub const fn key_file(key: u64) -> u32 {
+    (key >> (BLKID_BITS + 1)) as u32
+}
+
+/// The level flag of a [`block_key`]: 0 for data blocks, 1 for indirect blocks.
+#[inline]
+pub const fn key_level(key: u64) -> u8 {
+    ((key >> BLKID_BITS) & 1) as u8
+}
+
+/// The block id of a [`block_key`].
+#[inline]
+pub const fn key_blkid(key: u64) -> u64 {
+    key & ((1 << BLKID_BITS) - 1)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn block_key_round_trips() {
+        let k = block_key(0x7f_ffff, 3, (1 << 40) + 5);
+        assert_eq!((key_file(k), key_level(k), key_blkid(k)), (0x7f_ffff, 1, 5));
+        assert_eq!(block_key(1, 0, 2), (1 << 41) | 2);
+    }
+
     use super::*;
 
     #[test]

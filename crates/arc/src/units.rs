@@ -33,7 +33,10 @@ impl std::error::Error for SizeError {}
 
 fn multiplier(suffix: &str) -> Option<u64> {
     let s = suffix.to_ascii_lowercase();
-    let s = s.strip_suffix("ib").or_else(|| s.strip_suffix('b')).unwrap_or(&s);
+    let s = s
+        .strip_suffix("ib")
+        .or_else(|| s.strip_suffix('b'))
+        .unwrap_or(&s);
     Some(match s {
         "" => 1,
         "k" => 1 << 10,
@@ -182,7 +185,15 @@ mod tests {
 
     #[test]
     fn bad_sizes_are_rejected_with_the_input_named() {
-        for s in ["", "G", "8X", "1.2.3G", "-5", "99999999999999999999", "20000000P"] {
+        for s in [
+            "",
+            "G",
+            "8X",
+            "1.2.3G",
+            "-5",
+            "99999999999999999999",
+            "20000000P",
+        ] {
             let e = parse_bytes(s).unwrap_err();
             assert!(e.to_string().contains(&format!("`{s}`")), "{e}");
         }

@@ -27,6 +27,15 @@ enum Command {
     /// Inspect or convert trace files.
     #[command(subcommand)]
     Trace(cmd::trace::TraceCommand),
+    /// The ARC limits a host gets (c_min, c_max, arc_sys_free), by version.
+    Limits(cmd::limits::LimitsArgs),
+    /// What the ARC does with your RAM right now, and why it is above its target.
+    Status(cmd::status::StatusArgs),
+    /// Per-interval ARC rates, like arcstat.
+    Top(cmd::top::TopArgs),
+    /// Check tunables files, or plan a cap on zfs_arc_max.
+    #[command(subcommand)]
+    Tune(cmd::tune::TuneCommand),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +50,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sim(args) => cmd::sim::run(args),
         Command::Trace(c) => cmd::trace::run(c),
+        Command::Limits(args) => cmd::limits::run(args),
+        Command::Status(args) => cmd::status::run(args),
+        Command::Top(args) => cmd::top::run(args),
+        Command::Tune(c) => cmd::tune::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

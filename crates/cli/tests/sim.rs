@@ -88,7 +88,7 @@ fn lru_byte_mode_misses_equal_libcachesim_test_values() {
         "sim", "--trace", &path, "--policy", "lru", "--size", &sizes, "--json",
     ]);
     for (i, want) in expected.iter().enumerate() {
-        let r = find(&v, "lru", 128 * (i as u64 + 1) << 20);
+        let r = find(&v, "lru", (128 * (i as u64 + 1)) << 20);
         assert_eq!(
             r["n_miss"].as_u64().unwrap(),
             *want,

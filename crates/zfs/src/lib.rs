@@ -1,8 +1,11 @@
 //! `arclab-zfs`: the host side of arclab — reading `arcstats` (and
 //! `zfetchstats`, `dbufstats`) from Linux procfs and FreeBSD `sysctl` output,
-//! the field catalogue, and inferring the ZFS release a snapshot comes from.
+//! the field catalogue, and inferring the ZFS release a snapshot comes from;
+//! explaining a snapshot ([`status`]), rates between snapshots ([`rates`]),
+//! reading and checking tunables files ([`tunables`], [`tunecat`],
+//! [`tunecheck`]) and applying a cap on `zfs_arc_max` ([`apply`]).
 //! The version-aware limit formulas themselves live in
-//! [`arclab_arc::limits`] (re-exported here as [`limits`]).
+//! [`arclab_arc::limits`](mod@arclab_arc::limits) (re-exported here as [`limits`](mod@limits)).
 //!
 //! A tour: parse a snapshot, look fields up in the catalogue, infer the
 //! release, and check the host's limits against the formulas.
@@ -26,8 +29,15 @@
 //! assert_eq!(Some(l.c_min_bytes), snap.get_u64("c_min"));
 //! ```
 
+pub mod apply;
 pub mod arcstats;
 pub mod catalog;
+pub mod rates;
+pub mod status;
+pub mod tunables;
+pub mod tunecat;
+pub mod tunecheck;
+mod tunejudge;
 pub mod version;
 
 pub use arclab_arc::limits;

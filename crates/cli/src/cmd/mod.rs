@@ -1,7 +1,11 @@
 //! One module per subcommand.
 
+pub(crate) mod limits;
 pub(crate) mod sim;
+pub(crate) mod status;
+pub(crate) mod top;
 pub(crate) mod trace;
+pub(crate) mod tune;
 
 use std::fmt;
 

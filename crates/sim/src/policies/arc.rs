@@ -1,9 +1,9 @@
 //! Canonical ARC (Megiddo & Modha, FAST '03), with libCacheSim's rules for
 //! variable sizes.
 
-use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
+use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 
 const T1: u8 = 1;
 const T2: u8 = 2;

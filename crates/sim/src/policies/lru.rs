@@ -1,8 +1,8 @@
 //! Least recently used, as libCacheSim's `LRU`.
 
-use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
+use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 
 const TAG: u8 = 0;
 

@@ -1,9 +1,9 @@
 //! S3-FIFO (Yang et al., SOSP '23), as libCacheSim's `S3FIFO` with its
 //! defaults.
 
-use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
+use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 
 const SMALL: u8 = 1;
 const MAIN: u8 = 2;

@@ -1,8 +1,8 @@
 //! SIEVE (Zhang et al., NSDI '24), as libCacheSim's `Sieve`.
 
-use arclab_arc::slab::{Index, List, NIL, hash_key, reserve_hint};
 use crate::Policy;
 use arclab_arc::Request;
+use arclab_arc::slab::{Index, List, NIL, hash_key, reserve_hint};
 
 const TAG: u8 = 0;
 

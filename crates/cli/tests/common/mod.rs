@@ -17,10 +17,12 @@ pub fn shared() -> PathBuf {
     dir
 }
 
+/// Path of a file in `shared/traces`.
 pub fn trace(name: &str) -> String {
     shared().join("traces").join(name).display().to_string()
 }
 
+/// Run the built `arclab` binary.
 pub fn arclab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arclab"))
         .args(args)

@@ -1,0 +1,198 @@
+//! Configuration of the engine: the release behaviour, the host and every
+//! tunable (defaults = OpenZFS HEAD, spec §9).
+
+use super::behaviour::Behaviour;
+use crate::limits::Os;
+
+/// ZFS tunables and model parameters. `Default` gives the HEAD defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tunables {
+    /// `zfs_arc_meta_balance` (500).
+    pub meta_balance: u32,
+    /// `arc_shrink_shift` (7).
+    pub shrink_shift: u32,
+    /// `zfs_arc_no_grow_shift` (5).
+    pub no_grow_shift: u32,
+    /// `zfs_arc_overflow_shift` (8).
+    pub overflow_shift: u32,
+    /// `arc_grow_retry` in seconds (5).
+    pub grow_retry_s: u64,
+    /// `arc_min_prefetch` in ms (1000).
+    pub min_prefetch_ms: u64,
+    /// `arc_min_prescient_prefetch` in ms (6000).
+    pub min_prescient_prefetch_ms: u64,
+    /// `zfs_txg_timeout` in seconds (5): dirty buffers join MRU at each sync.
+    pub txg_timeout_s: u64,
+    /// `zfs_arc_dnode_limit_percent` (10).
+    pub dnode_limit_percent: u64,
+    /// `zfs_arc_dnode_reduce_percent` (10).
+    pub dnode_reduce_percent: u64,
+    /// `sizeof (dnode_t)` used to turn dnode bytes into a prune count (≈ 1 KiB on Linux x86-64).
+    pub dnode_struct_bytes: u64,
+    /// `arc_p_min_shift` (4), ≤ 2.1 only.
+    pub p_min_shift: u32,
+    /// `zfs_arc_p_dampener_disable` (1 = the ×10 cap on the `arc_p` multiplier is off), ≤ 2.1 only.
+    pub p_dampener_disable: bool,
+    /// `zfs_arc_meta_min` (16 MiB), ≤ 2.1 only.
+    pub meta_min: u64,
+    /// `zfs_max_recordsize` (16 MiB): the lax overflow margin (2.2.9+/2.3+);
+    /// also used for the `SPA_MAXBLOCKSIZE` floor (same 16 MiB) of the older
+    /// overflow rules.
+    pub max_recordsize: u64,
+    /// Header bytes per ARC header, resident or ghost or anon (`hdr_size`); the
+    /// §11.3 sample gives `hdr_size / hash_elements` ≈ 244 B.
+    pub hdr_bytes: u64,
+    /// Scheduler ticks per second (`HZ`, 1000); `ARC_MINTIME = hz >> 4` ticks.
+    pub hz: u32,
+    /// Whether the ~62 ms MRU→MFU promotion window applies (off: any second
+    /// demand access promotes; for canonical-ARC comparisons).
+    pub promotion_window: bool,
+    /// Read latency of the pool device in ns (100 µs: a SATA SSD under light
+    /// load). A read is in flight from its miss until `issue + latency`.
+    pub device_latency_ns: u64,
+    /// Keys carry the [`crate::block_key`] encoding: bit 40 set ⇒ level > 0
+    /// (indirect, metadata, young-indirect eviction skip). Turn off for traces
+    /// whose keys are arbitrary 64-bit ids.
+    pub keys_encode_level: bool,
+    /// `primarycache=metadata` (2.2+): data blocks are read `ARC_FLAG_UNCACHED`
+    /// into the `uncached` state.
+    pub primarycache_metadata: bool,
+    /// `zfs_arc_shrinker_seeks` (2) for the modelled kernel scan count.
+    pub shrinker_seeks: u64,
+    /// `zfs_arc_shrinker_limit` in pages (0 = no cap; 2.2.x default 10000).
+    pub shrinker_limit_pages: u64,
+    /// How often the kernel calls the shrinker / lowmem handler while under
+    /// pressure (model: 100 ms).
+    pub reclaim_period_ms: u64,
+}
+
+impl Default for Tunables {
+    fn default() -> Self {
+        Tunables {
+            meta_balance: 500,
+            shrink_shift: 7,
+            no_grow_shift: 5,
+            overflow_shift: 8,
+            grow_retry_s: 5,
+            min_prefetch_ms: 1000,
+            min_prescient_prefetch_ms: 6000,
+            txg_timeout_s: 5,
+            dnode_limit_percent: 10,
+            dnode_reduce_percent: 10,
+            dnode_struct_bytes: 1024,
+            p_min_shift: 4,
+            p_dampener_disable: true,
+            meta_min: 16 << 20,
+            max_recordsize: 16 << 20,
+            hdr_bytes: 244,
+            hz: 1000,
+            promotion_window: true,
+            device_latency_ns: 100_000,
+            keys_encode_level: true,
+            primarycache_metadata: false,
+            shrinker_seeks: 2,
+            shrinker_limit_pages: 0,
+            reclaim_period_ms: 100,
+        }
+    }
+}
+
+/// The host the ARC lives on (spec §5.1, model §"host" in `docs/model.md`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct HostConfig {
+    /// Memory used by the kernel and everything that is neither the ARC nor
+    /// the modelled "other processes" (never reclaimable here).
+    pub base_bytes: u64,
+    /// Whether the kernel calls the Linux shrinker / FreeBSD lowmem handler
+    /// (off: only the ARC's own reap thread reacts to pressure).
+    pub kernel_reclaim: bool,
+    /// FreeBSD `zfs_arc_free_target` in bytes (`None`: allmem/64, an approximation of
+    /// `vm.v_free_target`).
+    pub freebsd_free_target: Option<u64>,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            base_bytes: 0,
+            kernel_reclaim: true,
+            freebsd_free_target: None,
+        }
+    }
+}
+
+/// Everything [`super::ArcCache::new`] needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ArcConfig {
+    /// Version behaviour.
+    pub behaviour: Behaviour,
+    /// Operating system.
+    pub os: Os,
+    /// Physical RAM in bytes.
+    pub ram_bytes: u64,
+    /// `zfs_arc_max` at module load (`None`: automatic).
+    pub arc_max: Option<u64>,
+    /// `zfs_arc_min` at module load (`None`: automatic).
+    pub arc_min: Option<u64>,
+    /// Experiment mode: pin `c = c_min = c_max` to this many bytes, ignoring
+    /// the kernel's limits (for canonical-ARC comparisons).
+    pub fixed_c: Option<u64>,
+    /// Tunables.
+    pub tunables: Tunables,
+    /// Host model.
+    pub host: HostConfig,
+}
+
+impl ArcConfig {
+    /// A Linux host with `ram_bytes` of RAM and the latest behaviour.
+    pub fn new(ram_bytes: u64) -> Self {
+        ArcConfig {
+            behaviour: Behaviour::latest(),
+            os: Os::Linux,
+            ram_bytes,
+            arc_max: None,
+            arc_min: None,
+            fixed_c: None,
+            tunables: Tunables::default(),
+            host: HostConfig::default(),
+        }
+    }
+
+    /// Builder: the behaviour.
+    pub fn with_behaviour(mut self, b: Behaviour) -> Self {
+        self.behaviour = b;
+        self
+    }
+
+    /// Builder: `zfs_arc_max` at load.
+    pub fn with_arc_max(mut self, bytes: u64) -> Self {
+        self.arc_max = Some(bytes);
+        self
+    }
+
+    /// Builder: the OS.
+    pub fn with_os(mut self, os: Os) -> Self {
+        self.os = os;
+        self
+    }
+
+    /// A configuration with ZFS-specific features off, for comparing with the
+    /// canonical ARC of Megiddo & Modha on unit-size blocks of `block` bytes:
+    /// fixed `c = pages·block`, no promotion window, no header/DMU overheads,
+    /// instant I/O, eviction as soon as `size > c` (lax rule with a zero margin).
+    pub fn canonical(pages: u64, block: u64) -> Self {
+        let mut c = ArcConfig::new(1 << 40);
+        c.fixed_c = Some(pages * block);
+        c.tunables.promotion_window = false;
+        c.tunables.hdr_bytes = 0;
+        c.tunables.device_latency_ns = 0;
+        c.tunables.max_recordsize = 0;
+        c.tunables.overflow_shift = 63;
+        c.tunables.keys_encode_level = false;
+        c.host.kernel_reclaim = false;
+        c
+    }
+}

@@ -1,0 +1,476 @@
+//! The engine's state: headers in the shared slab, per-(state, type) sizes and
+//! evictable lists, targets, and the low-level list/state operations (spec §1).
+
+use std::collections::VecDeque;
+
+use std::collections::HashMap;
+
+use super::behaviour::{Behaviour, Split};
+use super::config::{ArcConfig, HostConfig, Tunables};
+use super::stats::Counters;
+use crate::limits::{LimitsInput, Os, limits_with};
+use crate::slab::{Index, List, NIL, hash_key};
+
+/// An ARC state (spec §1; `l2c_only` is not modelled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
+pub enum State {
+    /// Dirty / unwritten buffers (no DVA, not in the hash table).
+    Anon = 0,
+    /// Seen once recently (T1).
+    Mru = 1,
+    /// Evicted from MRU (B1), header only.
+    MruGhost = 2,
+    /// Seen at least twice (T2).
+    Mfu = 3,
+    /// Evicted from MFU (B2), header only.
+    MfuGhost = 4,
+    /// Read uncached (2.2+), dropped as soon as possible.
+    Uncached = 5,
+}
+
+impl State {
+    /// All states in kstat order.
+    pub const ALL: [State; 6] = [
+        State::Anon,
+        State::Mru,
+        State::MruGhost,
+        State::Mfu,
+        State::MfuGhost,
+        State::Uncached,
+    ];
+
+    /// `GHOST_STATE()`.
+    pub const fn is_ghost(self) -> bool {
+        matches!(self, State::MruGhost | State::MfuGhost)
+    }
+
+    pub(super) const fn from_u8(v: u8) -> State {
+        match v {
+            0 => State::Anon,
+            1 => State::Mru,
+            2 => State::MruGhost,
+            3 => State::Mfu,
+            4 => State::MfuGhost,
+            _ => State::Uncached,
+        }
+    }
+
+    /// Name as in arcstats (`anon`, `mru`, `mru_ghost`, …).
+    pub const fn name(self) -> &'static str {
+        match self {
+            State::Anon => "anon",
+            State::Mru => "mru",
+            State::MruGhost => "mru_ghost",
+            State::Mfu => "mfu",
+            State::MfuGhost => "mfu_ghost",
+            State::Uncached => "uncached",
+        }
+    }
+}
+
+/// Content type index: data.
+pub(super) const DATA: usize = 0;
+/// Content type index: metadata.
+pub(super) const META: usize = 1;
+
+// Header flags kept in `Node::freq`.
+pub(super) const F_PREFETCH: u8 = 1;
+pub(super) const F_PRESCIENT: u8 = 2;
+pub(super) const F_INDIRECT: u8 = 4;
+pub(super) const F_IO: u8 = 8;
+pub(super) const F_LISTED: u8 = 16;
+pub(super) const F_HELD: u8 = 32;
+pub(super) const F_UNCACHED: u8 = 64;
+pub(super) const F_DIRTY: u8 = 128;
+
+/// Index of the evictable list of (state, type); anon has none.
+#[inline(always)]
+pub(super) const fn li(state: u8, ty: usize) -> usize {
+    (state as usize - 1) * 2 + ty
+}
+
+/// Node tag = `state << 1 | type`.
+#[inline(always)]
+pub(super) const fn tag(state: State, ty: usize) -> u8 {
+    ((state as u8) << 1) | ty as u8
+}
+
+/// The OpenZFS ARC engine (see the module documentation).
+#[derive(Debug)]
+pub struct ArcCache {
+    pub(super) b: Behaviour,
+    pub(super) t: Tunables,
+    pub(super) os: Os,
+    pub(super) host: HostConfig,
+    pub(super) ix: Index,
+    /// `b_arc_access` in ticks (wrapping u32, compared like `ddi_time_after`).
+    pub(super) atime: Vec<u32>,
+    pub(super) lists: [List; 10],
+    /// `arcs_size[type]` per state (ghosts: logical bytes).
+    pub(super) sz: [[u64; 2]; 6],
+    pub(super) anon_hdrs: u64,
+    /// Cumulative ghost-hit bytes `arcs_hits[type]` of mru_ghost, mfu_ghost.
+    pub(super) ghost_hits: [[u64; 2]; 2],
+    /// Ghost-hit bytes already consumed by adaptation (grd, grm, gfd, gfm).
+    pub(super) og: [u64; 4],
+    /// Ghost targets of the previous `arc_evict` (gsrd, gsrm, gsfd, gsfm).
+    pub(super) gs: [u64; 4],
+    pub(super) c: u64,
+    pub(super) c_min: u64,
+    pub(super) c_max: u64,
+    pub(super) p: u64,
+    pub(super) meta: u64,
+    pub(super) pd: u64,
+    pub(super) pm: u64,
+    pub(super) meta_limit: u64,
+    pub(super) dnode_limit: u64,
+    pub(super) allmem: u64,
+    pub(super) sys_free: u64,
+    pub(super) no_grow: bool,
+    pub(super) warm: bool,
+    pub(super) growtime_ns: u64,
+    pub(super) evict_needed: bool,
+    pub(super) dnode: u64,
+    pub(super) dbuf: u64,
+    pub(super) bonus: u64,
+    pub(super) other_demand: u64,
+    pub(super) now: u64,
+    pub(super) tick: u32,
+    pub(super) ns_per_tick: u64,
+    pub(super) mintime: u32,
+    pub(super) min_pf_ticks: u32,
+    pub(super) min_presc_ticks: u32,
+    pub(super) next_event: u64,
+    pub(super) next_second: u64,
+    pub(super) next_txg: u64,
+    pub(super) next_reclaim: u64,
+    pub(super) last_integrate: u64,
+    pub(super) last_uncached_flush: u32,
+    pub(super) shrink_priority: u32,
+    /// Reads in flight: (completion time, slab index, key), in time order.
+    pub(super) io: VecDeque<(u64, u32, u64)>,
+    /// Dirty buffers of the open txg: (slab index, key).
+    pub(super) dirty: Vec<(u32, u64)>,
+    pub(super) holds: HashMap<u32, u32>,
+    pub(super) s: Counters,
+    pub(super) hash_max: u64,
+    pub(super) need_free: u64,
+}
+
+/// Headers to reserve room for: like `buf_init`, physical memory divided by
+/// `zfs_arc_average_blocksize` (8 KiB), capped at 64 Ki entries (the table
+/// still grows past that on demand).
+fn hash_reserve(allmem: u64) -> usize {
+    (allmem / 8192).clamp(1 << 10, 1 << 16) as usize
+}
+
+impl ArcCache {
+    /// Build the engine: limits from [`mod@crate::limits`], `c` at `c_min` (2.0+)
+    /// or `c_max` (0.x), `p = c/2`, `meta = 1/4`, `pd = pm = 1/2` (§3).
+    pub fn new(cfg: ArcConfig) -> ArcCache {
+        let l = limits_with(LimitsInput {
+            ram_bytes: cfg.ram_bytes,
+            os: cfg.os,
+            version: cfg.behaviour.limits,
+            arc_max: cfg.arc_max,
+            arc_min: cfg.arc_min,
+            linux_before_5_7: false,
+        });
+        let (mut c_min, mut c_max) = (l.c_min_bytes, l.c_max_bytes);
+        if let Some(fc) = cfg.fixed_c {
+            c_min = fc;
+            c_max = fc;
+        }
+        let c = if cfg.behaviour.c_starts_at_min {
+            c_min
+        } else {
+            c_max
+        };
+        let t = cfg.tunables;
+        let hz = t.hz.max(1);
+        let ns_per_tick = if 1_000_000_000 % u64::from(hz) == 0 {
+            1_000_000_000 / u64::from(hz)
+        } else {
+            0
+        };
+        let ms_ticks = |ms: u64| u32::try_from(ms * u64::from(hz) / 1000).unwrap_or(u32::MAX);
+        let meta_limit = l.meta_limit_bytes.unwrap_or(c_max);
+        let dnode_limit = if cfg.behaviour.split == Split::MetaPdPm {
+            c_max / 100 * t.dnode_limit_percent.min(100)
+                + c_max % 100 * t.dnode_limit_percent.min(100) / 100
+        } else {
+            l.dnode_limit_bytes.unwrap_or(meta_limit / 10)
+        };
+        let reclaim = t.reclaim_period_ms.max(1) * 1_000_000;
+        let mut a = ArcCache {
+            mintime: if t.promotion_window {
+                Behaviour::mintime_ticks(hz)
+            } else {
+                0
+            },
+            min_pf_ticks: ms_ticks(t.min_prefetch_ms),
+            min_presc_ticks: ms_ticks(t.min_prescient_prefetch_ms),
+            b: cfg.behaviour,
+            os: cfg.os,
+            host: cfg.host,
+            ix: Index::with_capacity(hash_reserve(l.allmem_bytes)),
+            atime: Vec::with_capacity(hash_reserve(l.allmem_bytes)),
+            lists: [List::default(); 10],
+            sz: [[0; 2]; 6],
+            anon_hdrs: 0,
+            ghost_hits: [[0; 2]; 2],
+            og: [0; 4],
+            gs: [0; 4],
+            c,
+            c_min,
+            c_max,
+            p: c / 2,
+            meta: 1 << 30,
+            pd: 1 << 31,
+            pm: 1 << 31,
+            meta_limit,
+            dnode_limit,
+            allmem: l.allmem_bytes,
+            sys_free: l.sys_free_bytes,
+            no_grow: false,
+            warm: false,
+            growtime_ns: 0,
+            evict_needed: false,
+            dnode: 0,
+            dbuf: 0,
+            bonus: 0,
+            other_demand: 0,
+            now: 0,
+            tick: 0,
+            ns_per_tick,
+            next_event: 0,
+            next_second: 1_000_000_000,
+            next_txg: t.txg_timeout_s.max(1) * 1_000_000_000,
+            next_reclaim: reclaim,
+            last_integrate: 0,
+            last_uncached_flush: 0,
+            shrink_priority: 12,
+            io: VecDeque::with_capacity(256),
+            dirty: Vec::with_capacity(256),
+            holds: HashMap::new(),
+            s: Counters::default(),
+            hash_max: 0,
+            need_free: 0,
+            t,
+        };
+        a.next_event = a.next_second.min(a.next_txg).min(a.next_reclaim);
+        a
+    }
+
+    /// The behaviour in use.
+    pub fn behaviour(&self) -> &Behaviour {
+        &self.b
+    }
+
+    /// The tunables in use.
+    pub fn tunables(&self) -> &Tunables {
+        &self.t
+    }
+
+    /// The model clock (ns).
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+
+    /// Current target `c`.
+    pub fn c(&self) -> u64 {
+        self.c
+    }
+
+    /// Current `size` (the §6.5 identity: buffers + headers + dbuf/dnode/bonus).
+    #[inline]
+    pub fn size(&self) -> u64 {
+        self.buffers() + self.hdr_size() + self.dbuf + self.dnode + self.bonus
+    }
+
+    /// Data + metadata bytes of the four non-ghost states.
+    #[inline(always)]
+    pub(super) fn buffers(&self) -> u64 {
+        let s = &self.sz;
+        s[0][0] + s[0][1] + s[1][0] + s[1][1] + s[3][0] + s[3][1] + s[5][0] + s[5][1]
+    }
+
+    #[inline(always)]
+    pub(super) fn hdr_size(&self) -> u64 {
+        self.ix.len() as u64 * self.t.hdr_bytes
+    }
+
+    /// Tick of a model time.
+    #[inline(always)]
+    pub(super) fn tick_of(&self, ns: u64) -> u32 {
+        match ns.checked_div(self.ns_per_tick) {
+            Some(t) => t as u32,
+            None => (u128::from(ns) * u128::from(self.t.hz) / 1_000_000_000) as u32,
+        }
+    }
+
+    /// Block type of a new header for `key` of request kind `meta`.
+    #[inline(always)]
+    pub(super) fn type_of(&self, key: u64, meta: bool) -> (usize, u8) {
+        let indirect = self.t.keys_encode_level && crate::key_level(key) > 0;
+        let ty = if meta || indirect { META } else { DATA };
+        (ty, if indirect { F_INDIRECT } else { 0 })
+    }
+
+    #[inline(always)]
+    pub(super) fn state_of(&self, i: u32) -> State {
+        State::from_u8(self.ix.nodes[i as usize].tag >> 1)
+    }
+
+    /// Put an unlisted header on its state's list head (remove_reference → 0).
+    #[inline(always)]
+    pub(super) fn link(&mut self, i: u32) {
+        let n = &mut self.ix.nodes[i as usize];
+        debug_assert!(n.freq & F_LISTED == 0 && n.tag >> 1 != 0);
+        n.freq |= F_LISTED;
+        let l = li(n.tag >> 1, (n.tag & 1) as usize);
+        self.lists[l].push_head(&mut self.ix.nodes, i);
+    }
+
+    /// Take a listed header off its list (add_reference 0 → 1, or state change).
+    #[inline(always)]
+    pub(super) fn unlink(&mut self, i: u32) {
+        let n = &mut self.ix.nodes[i as usize];
+        debug_assert!(n.freq & F_LISTED != 0);
+        n.freq &= !F_LISTED;
+        let l = li(n.tag >> 1, (n.tag & 1) as usize);
+        self.lists[l].unlink(&mut self.ix.nodes, i);
+    }
+
+    /// Whether a header may sit on a list (no reference, no I/O, not anon).
+    #[inline(always)]
+    pub(super) fn listable(&self, i: u32) -> bool {
+        let n = &self.ix.nodes[i as usize];
+        n.freq & (F_IO | F_HELD) == 0 && n.tag >> 1 != 0
+    }
+
+    /// `arc_change_state`: move sizes, re-list at the new head when unreferenced.
+    #[inline(always)]
+    pub(super) fn change_state(&mut self, i: u32, to: State) {
+        let n = self.ix.nodes[i as usize];
+        if n.freq & F_LISTED != 0 {
+            self.unlink(i);
+        }
+        let ty = (n.tag & 1) as usize;
+        let from = (n.tag >> 1) as usize;
+        self.sz[from][ty] -= u64::from(n.size);
+        self.sz[to as usize][ty] += u64::from(n.size);
+        if from == 0 {
+            self.anon_hdrs -= 1;
+        }
+        if to == State::Anon {
+            self.anon_hdrs += 1;
+        }
+        self.ix.nodes[i as usize].tag = tag(to, ty);
+        if self.listable(i) {
+            self.link(i);
+        }
+    }
+
+    /// Create a header for `key` in `state` (sizes accounted), unlisted.
+    #[inline(always)]
+    pub(super) fn create(
+        &mut self,
+        h: u64,
+        key: u64,
+        size: u32,
+        state: State,
+        ty: usize,
+        flags: u8,
+    ) -> u32 {
+        let i = self.ix.insert(h, key, size, tag(state, ty));
+        self.ix.nodes[i as usize].freq = flags;
+        if i as usize >= self.atime.len() {
+            self.atime.resize(i as usize + 1, 0);
+        }
+        self.atime[i as usize] = self.tick;
+        self.sz[state as usize][ty] += u64::from(size);
+        if state == State::Anon {
+            self.anon_hdrs += 1;
+        }
+        i
+    }
+
+    /// Destroy a header (after unlinking it and removing its bytes).
+    #[inline(always)]
+    pub(super) fn destroy(&mut self, i: u32) {
+        let n = self.ix.nodes[i as usize];
+        if n.freq & F_LISTED != 0 {
+            self.unlink(i);
+        }
+        let st = (n.tag >> 1) as usize;
+        self.sz[st][(n.tag & 1) as usize] -= u64::from(n.size);
+        if st == 0 {
+            self.anon_hdrs -= 1;
+        }
+        if n.freq & F_HELD != 0 {
+            self.holds.remove(&i);
+        }
+        self.ix.remove(i);
+    }
+
+    /// Headers in the hash table (all but anon).
+    #[inline]
+    pub(super) fn hash_elements(&self) -> u64 {
+        self.ix.len() as u64 - self.anon_hdrs
+    }
+
+    /// Look a key up.
+    #[inline(always)]
+    pub(super) fn find(&self, key: u64) -> (u64, Option<u32>) {
+        let h = hash_key(key);
+        (h, self.ix.find(h, key))
+    }
+
+    /// Keep a reference on `key`'s buffer (a consumer such as an open file's
+    /// dnode block holds it): it leaves its evictable list until
+    /// [`ArcCache::release`]. Returns false if the key is not a resident header.
+    pub fn hold(&mut self, key: u64) -> bool {
+        let (_, Some(i)) = self.find(key) else {
+            return false;
+        };
+        let st = self.state_of(i);
+        if st.is_ghost() || st == State::Anon {
+            return false;
+        }
+        if self.ix.nodes[i as usize].freq & F_LISTED != 0 {
+            self.unlink(i);
+        }
+        self.ix.nodes[i as usize].freq |= F_HELD;
+        *self.holds.entry(i).or_insert(0) += 1;
+        true
+    }
+
+    /// Drop one reference taken by [`ArcCache::hold`]; the last one puts the
+    /// header back at its list head. Returns false if `key` was not held.
+    pub fn release(&mut self, key: u64) -> bool {
+        let (_, Some(i)) = self.find(key) else {
+            return false;
+        };
+        let Some(cnt) = self.holds.get_mut(&i) else {
+            return false;
+        };
+        *cnt -= 1;
+        if *cnt == 0 {
+            self.holds.remove(&i);
+            self.ix.nodes[i as usize].freq &= !F_HELD;
+            if self.listable(i) {
+                self.link(i);
+            }
+        }
+        true
+    }
+
+    /// The tail (oldest) header of a list, if any.
+    pub(super) fn tail(&self, l: usize) -> Option<u32> {
+        let t = self.lists[l].tail;
+        (t != NIL).then_some(t)
+    }
+}

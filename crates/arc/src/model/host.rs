@@ -1,0 +1,361 @@
+//! Time and the host: the logical clock and its timed work (I/O completions,
+//! txg syncs, reap thread §4/§5.2, kernel reclaim §5.3/§5.4, 0.x idle
+//! adjust), available memory (§5.1), `arc_reduce_target_size` (§5.2), the
+//! runtime `zfs_arc_max`/`zfs_arc_min` writes (§3.3–3.4) and the pressure
+//! deficit integral.
+
+use super::behaviour::{Reduce, Split};
+use super::engine::{ArcCache, DATA, META, State, li};
+use crate::limits::{ARC_MIN_FLOOR, MIN_ARC_MAX, Os, Verdict};
+
+const SEC: u64 = 1_000_000_000;
+const PAGE: u64 = 4096;
+
+impl ArcCache {
+    /// Advance the clock to `t` (ns), running every timed event due on the
+    /// way, in time order. A `t` in the past is clamped to the current time.
+    #[inline]
+    pub fn advance_to(&mut self, t: u64) {
+        if t <= self.now {
+            return;
+        }
+        while self.next_event <= t {
+            let e = self.next_event;
+            self.set_now(e);
+            self.run_due();
+        }
+        self.set_now(t);
+    }
+
+    #[inline(always)]
+    fn set_now(&mut self, t: u64) {
+        if self.other_demand != 0 {
+            self.integrate(t);
+        }
+        self.now = t;
+        self.tick = self.tick_of(t);
+    }
+
+    fn integrate(&mut self, t: u64) {
+        let dt = t.saturating_sub(self.last_integrate);
+        self.last_integrate = t;
+        let short = self.deficit_bytes();
+        if short > 0 && dt > 0 {
+            self.s.model_deficit_byte_ns += u128::from(short) * u128::from(dt);
+        }
+    }
+
+    /// Bytes the other processes want but cannot have right now.
+    pub fn deficit_bytes(&self) -> u64 {
+        let room = self
+            .allmem
+            .saturating_sub(self.host.base_bytes + self.size());
+        self.other_demand.saturating_sub(room)
+    }
+
+    /// Everything due at `self.now`.
+    fn run_due(&mut self) {
+        let now = self.now;
+        while let Some(&(done, i, key)) = self.io.front() {
+            if done > now {
+                break;
+            }
+            self.io.pop_front();
+            self.complete_io(i, key);
+        }
+        if self.next_txg <= now {
+            self.sync_txg();
+            self.next_txg += self.t.txg_timeout_s.max(1) * SEC;
+        }
+        if self.next_reclaim <= now {
+            self.kernel_reclaim();
+            self.next_reclaim += self.t.reclaim_period_ms.max(1) * 1_000_000;
+        }
+        if self.next_second <= now {
+            self.second_tick();
+            self.next_second += SEC;
+        }
+        let io = self.io.front().map_or(u64::MAX, |e| e.0);
+        self.next_event = io
+            .min(self.next_txg)
+            .min(self.next_reclaim)
+            .min(self.next_second);
+    }
+
+    /// `arc_free_memory()`: what the other processes and the base leave free.
+    pub fn free_memory(&self) -> u64 {
+        self.allmem
+            .saturating_sub(self.host.base_bytes + self.other_demand + self.size())
+    }
+
+    /// `arc_available_memory()`: free − `arc_sys_free` (Linux) or free −
+    /// `zfs_arc_free_target` (FreeBSD).
+    pub fn available(&self) -> i64 {
+        let reserve = match self.os {
+            Os::Linux => self.sys_free,
+            Os::FreeBSD => self.host.freebsd_free_target.unwrap_or(self.allmem / 64),
+        };
+        self.free_memory() as i64 - reserve as i64
+    }
+
+    /// Once per second: the reap zthr check and step (§4, §5.2), the evict
+    /// thread's uncached poll (§6.2), and 0.x's unconditional `arc_adjust`.
+    fn second_tick(&mut self) {
+        let avail = self.available();
+        if avail < 0 {
+            self.no_grow = true;
+            self.warm = true;
+            self.growtime_ns = self.now + self.t.grow_retry_s * SEC;
+            self.s.model_reap_steps += 1;
+            let shift = self.t.shrink_shift;
+            if self.b.reap_base_minus_cmin {
+                let can = self.c as i64 - self.c_min as i64;
+                if can > 0 || !self.b.reap_skip_at_cmin {
+                    let to_free = (can.max(0) >> shift) - avail;
+                    if to_free > 0 {
+                        self.reduce_target_size(to_free as u64);
+                    }
+                }
+            } else {
+                let to_free = (self.c >> shift) as i64 - avail;
+                if to_free > 0 {
+                    self.reduce_target_size(to_free as u64);
+                }
+            }
+        } else if avail < (self.c >> self.t.no_grow_shift) as i64 {
+            self.no_grow = true;
+        } else if self.now >= self.growtime_ns {
+            self.no_grow = false;
+        }
+        if self.b.idle_adjust_every_second && self.size() > self.c {
+            self.evict_needed = true;
+        }
+        let unc = self.lists[li(State::Uncached as u8, DATA)].bytes
+            + self.lists[li(State::Uncached as u8, META)].bytes;
+        if unc > 0 && self.tick.wrapping_sub(self.last_uncached_flush) > self.min_pf_ticks / 2 {
+            self.flush_uncached();
+        }
+        self.run_evict_thread();
+        self.need_free = match self.os {
+            Os::Linux => (self.sys_free / 2).saturating_sub(self.free_memory()),
+            Os::FreeBSD => 0,
+        };
+    }
+
+    /// The kernel asks for memory (Linux shrinker / FreeBSD `vm_lowmem`), at
+    /// most once per `reclaim_period_ms`.
+    fn kernel_reclaim(&mut self) {
+        if !self.host.kernel_reclaim {
+            return;
+        }
+        let avail = self.available();
+        let deficit = self.deficit_bytes() > 0;
+        match self.os {
+            Os::Linux => {
+                // kswapd wakes below the low watermark: model it as the
+                // watermark part of arc_sys_free, (sys_free − allmem/32)/3.
+                let wmark = self.sys_free.saturating_sub(self.allmem / 32) / 3;
+                if self.free_memory() >= wmark && !deficit {
+                    self.shrink_priority = 12;
+                    return;
+                }
+                let count = self.evictable_memory() / PAGE;
+                let count = if self.t.shrinker_limit_pages != 0 {
+                    count.min(self.t.shrinker_limit_pages)
+                } else {
+                    count
+                };
+                if count == 0 {
+                    return;
+                }
+                let nr = ((count >> self.shrink_priority) * 4 / self.t.shrinker_seeks.max(1))
+                    .max(128.min(count));
+                self.shrink_priority = self.shrink_priority.saturating_sub(1);
+                self.warm = true;
+                self.no_grow = true;
+                let freed = self.reduce_target_size(nr * PAGE);
+                self.s.model_shrinker_pages += if self.b.shrinker_reports_reduced {
+                    freed / PAGE
+                } else {
+                    nr
+                };
+                if deficit {
+                    self.s.memory_direct_count += 1;
+                } else {
+                    self.s.memory_indirect_count += 1;
+                }
+            }
+            Os::FreeBSD => {
+                if avail >= 0 || !deficit {
+                    return;
+                }
+                self.no_grow = true;
+                self.warm = true;
+                self.growtime_ns = self.now + self.t.grow_retry_s * SEC;
+                let can = (self.c.saturating_sub(self.c_min) >> self.t.shrink_shift) as i64;
+                let to_free = can - avail.min(0);
+                if to_free > 0 {
+                    self.reduce_target_size(to_free as u64);
+                }
+                self.s.memory_indirect_count += 1;
+            }
+        }
+        self.run_evict_thread();
+    }
+
+    /// `arc_evictable_memory()` (Linux, §5.3) with `zfs_arc_pc_percent` = 0.
+    fn evictable_memory(&self) -> u64 {
+        let ev: u64 = [li(1, DATA), li(1, META), li(3, DATA), li(3, META)]
+            .iter()
+            .map(|&l| self.lists[l].bytes)
+            .sum();
+        let size = self.size();
+        if size.saturating_sub(ev) >= self.c_min {
+            ev
+        } else {
+            size.saturating_sub(self.c_min)
+        }
+    }
+
+    /// `arc_reduce_target_size(to_free)` of this version (§5.2); returns the
+    /// bytes the target actually dropped by (the HEAD return value).
+    pub(super) fn reduce_target_size(&mut self, to_free: u64) -> u64 {
+        let size = self.size();
+        let old = self.c;
+        let shift = self.t.shrink_shift;
+        let mut wake = false;
+        match self.b.reduce {
+            Reduce::Head => {
+                let mut tf = to_free;
+                if self.c > self.c_min {
+                    let c = self.c.min(size.max(self.c_min));
+                    tf = tf.min(c - self.c_min);
+                    self.c = c - tf;
+                }
+                wake = size > self.c;
+            }
+            Reduce::V22 => {
+                if self.c > self.c_min {
+                    self.c = self.c.min(size).saturating_sub(to_free).max(self.c_min);
+                    wake = true;
+                }
+            }
+            Reduce::FromSize20 | Reduce::FromC08 | Reduce::Shrink07 => {
+                let c = if self.b.reduce == Reduce::FromSize20 {
+                    self.c.min(size)
+                } else {
+                    self.c
+                };
+                if c > to_free && c - to_free > self.c_min {
+                    self.c = c - to_free;
+                    self.p -= self.p >> shift;
+                    if self.b.reduce == Reduce::Shrink07 && self.c > size {
+                        self.c = size.max(self.c_min);
+                    }
+                    if self.p > self.c {
+                        self.p = self.c >> 1;
+                    }
+                } else {
+                    self.c = self.c_min;
+                }
+                wake = size > self.c;
+            }
+        }
+        if self.b.split == Split::ArcP && self.p > self.c {
+            self.p = self.c >> 1;
+        }
+        if wake {
+            self.evict_needed = true;
+        }
+        old.saturating_sub(self.c)
+    }
+
+    /// Other processes now want `bytes` (from the current time on).
+    pub fn set_other_demand(&mut self, bytes: u64) {
+        self.integrate(self.now);
+        self.other_demand = bytes;
+    }
+
+    /// Memory charged to the ARC that it cannot evict: `dnode_size`,
+    /// `dbuf_size`, `bonus_size` (open files' dnodes, their dbufs and bonus
+    /// buffers, §6.5). Takes effect at once; no eviction is triggered (as with
+    /// `arc_space_consume`), except at the next allocation or pressure event.
+    pub fn set_pinned(&mut self, dnode_bytes: u64, dbuf_bytes: u64, bonus_bytes: u64) {
+        if self.other_demand != 0 {
+            self.integrate(self.now);
+        }
+        self.dnode = dnode_bytes;
+        self.dbuf = dbuf_bytes;
+        self.bonus = bonus_bytes;
+    }
+
+    /// Write `zfs_arc_max` at runtime (Linux `param_set_arc_max` →
+    /// `arc_tuning_update`; FreeBSD sysctl), with this version's semantics.
+    pub fn set_arc_max(&mut self, bytes: u64) -> Verdict {
+        let ignore = |reason: String| Verdict::Ignored { reason };
+        if bytes == 0 {
+            return ignore("writing 0 changes nothing at runtime".into());
+        }
+        if bytes == self.c_max {
+            return Verdict::Accepted;
+        }
+        let floor_ok = if self.b.limits == crate::limits::ZfsVersion::V0_6 {
+            bytes > MIN_ARC_MAX
+        } else {
+            bytes >= MIN_ARC_MAX
+        };
+        if !floor_ok {
+            return ignore(format!("zfs_arc_max {bytes} is below 64 MiB (MIN_ARC_MAX)"));
+        }
+        if bytes >= self.allmem {
+            return ignore(format!(
+                "zfs_arc_max {bytes} is not below all memory {}",
+                self.allmem
+            ));
+        }
+        if bytes <= self.c_min {
+            return ignore(format!(
+                "zfs_arc_max {bytes} is not above c_min {}",
+                self.c_min
+            ));
+        }
+        self.c_max = bytes;
+        if self.b.arc_max_keeps_c {
+            self.c = self.c.min(bytes);
+        } else {
+            self.c = bytes;
+        }
+        if self.b.split == Split::ArcP {
+            self.p = self.c >> 1;
+            let ml = self.c_max / 100 * 75 + self.c_max % 100 * 75 / 100;
+            if ml >= self.t.meta_min && ml <= self.c_max {
+                self.meta_limit = ml;
+            }
+            let dl = self.meta_limit / 100 * self.t.dnode_limit_percent.min(100);
+            if dl >= self.t.meta_min && dl <= self.meta_limit {
+                self.dnode_limit = dl;
+            }
+        } else {
+            self.dnode_limit = self.c_max / 100 * self.t.dnode_limit_percent.min(100)
+                + self.c_max % 100 * self.t.dnode_limit_percent.min(100) / 100;
+        }
+        Verdict::Accepted
+    }
+
+    /// Write `zfs_arc_min` at runtime (§3.3).
+    pub fn set_arc_min(&mut self, bytes: u64) -> Verdict {
+        let ignore = |reason: String| Verdict::Ignored { reason };
+        if bytes == 0 {
+            return ignore("writing 0 changes nothing at runtime".into());
+        }
+        if bytes < ARC_MIN_FLOOR {
+            return ignore(format!("zfs_arc_min {bytes} is below 32 MiB"));
+        }
+        if bytes > self.c_max {
+            return ignore(format!("zfs_arc_min {bytes} is above c_max {}", self.c_max));
+        }
+        self.c_min = bytes;
+        self.c = self.c.max(bytes);
+        Verdict::Accepted
+    }
+}

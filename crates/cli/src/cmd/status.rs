@@ -1,0 +1,383 @@
+//! `arclab status`: what the ARC does with your RAM, from live kernel
+//! statistics (or saved copies of them).
+
+use super::UsageError;
+use crate::output;
+use anyhow::{Context, Result};
+use arclab_arc::units::{format_bytes, parse_bytes};
+use arclab_zfs::arcstats::{self, ArcSnapshot, KstatKind};
+use arclab_zfs::status::{self, Status};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// What the ARC does with your RAM: size against its target and limits, the
+/// default limit for this RAM and release, what cannot be evicted, why size is
+/// above its target, hit ratios and warnings.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    arclab status                      (reads /proc/spl/kstat/zfs/arcstats)\n  \
+    arclab status --procfs /host/proc --json\n  \
+    arclab status --arcstats saved-arcstats.txt --ram 31.24GiB\n  \
+    arclab status --sysctl freebsd-sysctl.txt")]
+pub(crate) struct StatusArgs {
+    /// procfs root: reads DIR/spl/kstat/zfs/{arcstats,zfetchstats,dbufstats} [default: /proc].
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["arcstats", "sysctl"])]
+    procfs: Option<PathBuf>,
+    /// A saved Linux arcstats file.
+    #[arg(long, value_name = "FILE", conflicts_with = "sysctl")]
+    arcstats: Option<PathBuf>,
+    /// A saved FreeBSD `sysctl kstat.zfs.misc` (or `…arcstats`) output.
+    #[arg(long, value_name = "FILE")]
+    sysctl: Option<PathBuf>,
+    /// RAM in bytes or with a binary suffix (31.24GiB); default: memory_all_bytes.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    ram: Option<u64>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// clap value parser for sizes (binary suffixes).
+pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
+    parse_bytes(s).map_err(|e| e.to_string())
+}
+
+/// The kstats read for one `status` or `top` sample.
+pub(crate) struct Kstats {
+    pub(crate) name: String,
+    pub(crate) arc: ArcSnapshot,
+    pub(crate) zfetch: Option<ArcSnapshot>,
+    pub(crate) dbuf: Option<ArcSnapshot>,
+}
+
+/// Read arcstats (and the others when present) from a procfs root.
+pub(crate) fn read_procfs(dir: &Path) -> Result<Kstats> {
+    let base = dir.join("spl/kstat/zfs");
+    let arc_path = base.join("arcstats");
+    if !arc_path.exists() && dir.is_dir() && !base.exists() {
+        anyhow::bail!(
+            "{}: no ZFS kstats here (is the zfs module loaded? use --arcstats FILE or --sysctl FILE for saved copies)",
+            base.display()
+        );
+    }
+    let arc = arcstats::read_kstat(&arc_path, KstatKind::ArcStats)?;
+    let opt = |name: &str, kind| -> Result<Option<ArcSnapshot>> {
+        let p = base.join(name);
+        if !p.exists() {
+            return Ok(None);
+        }
+        Ok(Some(arcstats::read_kstat(&p, kind)?))
+    };
+    Ok(Kstats {
+        name: arc_path.display().to_string(),
+        arc,
+        zfetch: opt("zfetchstats", KstatKind::ZfetchStats)?,
+        dbuf: opt("dbufstats", KstatKind::DbufStats)?,
+    })
+}
+
+/// Read a single saved file; a sysctl dump may hold zfetchstats too.
+pub(crate) fn read_file(path: &Path) -> Result<Kstats> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).with_context(|| name.clone())?;
+    let arc = arcstats::parse_arcstats(&text, &name)?;
+    let zfetch = if text.contains("kstat.zfs.misc.zfetchstats.") {
+        Some(arcstats::parse_zfetchstats(&text, &name)?)
+    } else {
+        None
+    };
+    Ok(Kstats {
+        name,
+        arc,
+        zfetch,
+        dbuf: None,
+    })
+}
+
+pub(crate) fn run(args: StatusArgs) -> Result<()> {
+    let k = match (&args.procfs, &args.arcstats, &args.sysctl) {
+        (_, Some(f), _) | (_, _, Some(f)) => read_file(f)?,
+        (Some(d), _, _) => read_procfs(d)?,
+        (None, None, None) => read_procfs(Path::new("/proc"))?,
+    };
+    if args.sysctl.is_some() && k.arc.source != arcstats::Source::FreeBsdSysctl {
+        return Err(UsageError(format!("{}: --sysctl expects FreeBSD sysctl output; this is a Linux kstat file (use --arcstats)", k.name)).into());
+    }
+    let s = status::explain(
+        &k.arc,
+        k.zfetch.as_ref(),
+        k.dbuf.as_ref(),
+        args.ram,
+        &k.name,
+    )?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&to_json(&s, &k.name))?;
+        return output::print(&(text + "\n"));
+    }
+    output::print(&human(&s, &k.name))
+}
+
+fn pct(a: u64, b: u64) -> String {
+    if b == 0 {
+        "n/a".into()
+    } else {
+        format!("{:.1} %", a as f64 * 100.0 / b as f64)
+    }
+}
+
+fn ratio_pct(r: Option<f64>) -> String {
+    r.map_or("n/a".into(), |r| format!("{:.2} %", r * 100.0))
+}
+
+fn human(s: &Status, name: &str) -> String {
+    let mut o = format!("ARC status — {name}\nRelease: {}\n\n", s.version);
+    let ram = s.ram.map(|r| r.0);
+    let of_ram = |b: u64| ram.map_or(String::new(), |r| format!("{} of RAM", pct(b, r)));
+    o.push_str("Memory\n");
+    match s.ram {
+        Some((r, src)) => o.push_str(&format!(
+            "  {:<10} {:>12}  ({src})\n",
+            "RAM",
+            format_bytes(r)
+        )),
+        None => o.push_str(&format!(
+            "  {:<10} {:>12}  (pass --ram)\n",
+            "RAM", "unknown"
+        )),
+    }
+    let join = |parts: Vec<String>| {
+        parts
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    o.push_str(&format!(
+        "  {:<10} {:>12}  {}\n",
+        "size",
+        format_bytes(s.size_bytes),
+        join(vec![
+            of_ram(s.size_bytes),
+            format!("{} of c", pct(s.size_bytes, s.c_bytes))
+        ])
+    ));
+    o.push_str(&format!(
+        "  {:<10} {:>12}  current target\n",
+        "c",
+        format_bytes(s.c_bytes)
+    ));
+    o.push_str(
+        format!(
+            "  {:<10} {:>12}  {}\n",
+            "c_min",
+            format_bytes(s.c_min_bytes),
+            join(vec![
+                of_ram(s.c_min_bytes),
+                s.default_c_min_bytes
+                    .map_or(String::new(), |d| format!("default {}", format_bytes(d)))
+            ])
+        )
+        .trim_end(),
+    );
+    o.push('\n');
+    o.push_str(
+        format!(
+            "  {:<10} {:>12}  {}",
+            "c_max",
+            format_bytes(s.c_max_bytes),
+            of_ram(s.c_max_bytes)
+        )
+        .trim_end(),
+    );
+    o.push('\n');
+    match (
+        s.default_c_max_bytes,
+        &s.default_c_max_formula,
+        s.c_max_changed,
+    ) {
+        (Some(d), Some(f), Some(changed)) => o.push_str(&format!(
+            "  {:<10} {:>12}  {f}\n  {}\n",
+            "default",
+            format_bytes(d),
+            if changed {
+                format!(
+                    "→ c_max was changed from the default (zfs_arc_max set: {} instead of {})",
+                    format_bytes(s.c_max_bytes),
+                    format_bytes(d)
+                )
+            } else {
+                "→ c_max is the default: zfs_arc_max is not set".into()
+            }
+        )),
+        _ => o.push_str("  default c_max: unknown without RAM\n"),
+    }
+    if let Some(a) = s.available_bytes {
+        o.push_str(&format!(
+            "  {:<10} {:>12}  memory_available_bytes{}{}\n",
+            "available",
+            if a < -(1i64 << 50) {
+                format!("{a} B (implausible)")
+            } else if a < 0 {
+                format!("-{}", format_bytes(a.unsigned_abs()))
+            } else {
+                format_bytes(a.unsigned_abs())
+            },
+            s.free_bytes
+                .map_or(String::new(), |f| format!("; free {}", format_bytes(f))),
+            s.sys_free_bytes.map_or(String::new(), |f| format!(
+                "; arc_sys_free {}",
+                format_bytes(f)
+            ))
+        ));
+    }
+    if let Some((d, l)) = s.dnode {
+        o.push_str(&format!(
+            "  {:<10} {:>12}  {} of arc_dnode_limit {}\n",
+            "dnodes",
+            format_bytes(d),
+            pct(d, l),
+            format_bytes(l)
+        ));
+    }
+    if let Some((u, lim)) = s.meta {
+        o.push_str(&format!(
+            "  {:<10} {:>12}  arc_meta_used{}\n",
+            "metadata",
+            format_bytes(u),
+            lim.map_or(String::new(), |l| format!(
+                "; {} of arc_meta_limit {}",
+                pct(u, l),
+                format_bytes(l)
+            ))
+        ));
+    }
+    o.push_str("\nStates (ghosts are lists of evicted blocks: no RAM)\n");
+    for (n, b) in &s.states {
+        let share = if n.ends_with("ghost") {
+            String::new()
+        } else {
+            pct(*b, s.size_bytes) + " of size"
+        };
+        o.push_str(format!("  {:<10} {:>12}  {share}", n, format_bytes(*b)).trim_end());
+        o.push('\n');
+    }
+    o.push_str("\nWhat the size is made of\n");
+    for (n, b) in &s.parts {
+        o.push_str(&format!(
+            "  {:<26} {:>12}  {}\n",
+            n,
+            format_bytes(*b),
+            pct(*b, s.size_bytes)
+        ));
+    }
+    if let Some(u) = s.unaccounted_bytes.filter(|&u| u != 0) {
+        o.push_str(&format!(
+            "  {:<26} {:>12}  (size minus the parts)\n",
+            "unaccounted", u
+        ));
+    }
+    o.push_str("\nEvictable and held memory\n");
+    match (s.evictable_bytes, s.non_evictable_bytes) {
+        (Some(e), Some(n)) => o.push_str(&format!(
+            "  evictable      {:>12}  {}\n  non-evictable  {:>12}  {} (eviction cannot free it)\n",
+            format_bytes(e),
+            pct(e, s.size_bytes),
+            format_bytes(n),
+            pct(n, s.size_bytes)
+        )),
+        _ => o.push_str("  cannot be computed for this layout (no *_evictable_* fields)\n"),
+    }
+    for c in &s.contributors {
+        o.push_str(&format!(
+            "    {:<20} {:>12}  {}\n",
+            c.name,
+            format_bytes(c.bytes),
+            c.why
+        ));
+    }
+    o.push_str("\nWhy size > c\n");
+    if s.why_over.is_empty() {
+        o.push_str(&format!(
+            "  size is not above c ({} below): nothing to explain\n",
+            format_bytes(s.c_bytes - s.size_bytes.min(s.c_bytes))
+        ));
+    }
+    for l in &s.why_over {
+        o.push_str(&format!("  {l}\n"));
+    }
+    let h = &s.hits;
+    o.push_str(&format!(
+        "\nHit ratios since load\n  all        {:>8}  of {} accesses\n  demand     {:>8}  (data {}, metadata {}) of {}\n  prefetch   {:>8}  of {}\n",
+        ratio_pct(h.total), output::si(h.accesses as f64), ratio_pct(h.demand), ratio_pct(h.demand_data),
+        ratio_pct(h.demand_metadata), output::si(h.demand_accesses as f64), ratio_pct(h.prefetch), output::si(h.prefetch_accesses as f64)
+    ));
+    for e in &s.extra {
+        o.push_str(&format!("  {e}\n"));
+    }
+    if !s.cannot_compute.is_empty() {
+        o.push_str("\nCannot be computed from this file\n");
+        for c in &s.cannot_compute {
+            o.push_str(&format!("  - {c}\n"));
+        }
+    }
+    if !s.warnings.is_empty() {
+        o.push_str("\nWarnings\n");
+        for w in &s.warnings {
+            o.push_str(&format!("  ! {w}\n"));
+        }
+    }
+    o
+}
+
+fn to_json(s: &Status, name: &str) -> Value {
+    let map = |v: &[(&str, u64)]| -> Value {
+        Value::Object(
+            v.iter()
+                .map(|(k, b)| ((*k).to_string(), json!(b)))
+                .collect(),
+        )
+    };
+    json!({
+        "source": name,
+        "os": s.os.to_string(),
+        "version": s.version.to_string(),
+        "limits_behaviour": s.version.behaviour.to_string(),
+        "version_evidence": s.version.evidence,
+        "size_bytes": s.size_bytes,
+        "c_bytes": s.c_bytes,
+        "c_min_bytes": s.c_min_bytes,
+        "c_max_bytes": s.c_max_bytes,
+        "ram_bytes": s.ram.map(|r| r.0),
+        "ram_source": s.ram.map(|r| r.1),
+        "default_c_max_bytes": s.default_c_max_bytes,
+        "default_c_min_bytes": s.default_c_min_bytes,
+        "default_c_max_formula": s.default_c_max_formula,
+        "c_max_changed": s.c_max_changed,
+        "states": map(&s.states),
+        "parts": map(&s.parts),
+        "unaccounted_bytes": s.unaccounted_bytes.map(|u| u.to_string()),
+        "evictable_bytes": s.evictable_bytes,
+        "non_evictable_bytes": s.non_evictable_bytes,
+        "overshoot_bytes": s.overshoot_bytes,
+        "contributors": s.contributors.iter().map(|c| json!({
+            "name": c.name, "fields": c.fields, "bytes": c.bytes, "why": c.why
+        })).collect::<Vec<_>>(),
+        "why_size_above_c": s.why_over,
+        "hit_ratio": s.hits.total,
+        "demand_hit_ratio": s.hits.demand,
+        "demand_data_hit_ratio": s.hits.demand_data,
+        "demand_metadata_hit_ratio": s.hits.demand_metadata,
+        "prefetch_hit_ratio": s.hits.prefetch,
+        "accesses": s.hits.accesses,
+        "available_bytes": s.available_bytes,
+        "free_bytes": s.free_bytes,
+        "sys_free_bytes": s.sys_free_bytes,
+        "dnode_bytes": s.dnode.map(|d| d.0),
+        "dnode_limit_bytes": s.dnode.map(|d| d.1),
+        "meta_used_bytes": s.meta.map(|m| m.0),
+        "meta_limit_bytes": s.meta.and_then(|m| m.1),
+        "extra": s.extra,
+        "cannot_compute": s.cannot_compute,
+        "warnings": s.warnings,
+    })
+}

@@ -1,0 +1,210 @@
+//! `arclab top`: per-interval ARC rates, like `arcstat`.
+
+use super::status::{Kstats, read_file, read_procfs};
+use crate::output::{self, si};
+use anyhow::Result;
+use arclab_arc::units::format_bytes;
+use arclab_zfs::rates::{self, TopRow};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Per-interval ARC rates, like arcstat: reads, hits, misses, hit %, demand
+/// and prefetch misses, size, c and available memory. The first line is the
+/// average since the module loaded. A counter that goes down (module reload,
+/// reboot) is shown as a reset, never as a negative rate.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    arclab top                          (every second, until interrupted)\n  \
+    arclab top --interval 5s --count 13\n  \
+    arclab top --procfs /host/proc --interval 100ms --count 3 --json")]
+pub(crate) struct TopArgs {
+    /// Time between samples: 1s, 500ms, 2m, or plain seconds. The rate uses
+    /// the kstat snaptime when present, so sleep jitter does not skew it.
+    #[arg(long, short = 'i', default_value = "1s", value_parser = parse_interval)]
+    interval: Duration,
+    /// Number of lines to print, the since-load line included (default: until interrupted).
+    #[arg(long, short = 'c')]
+    count: Option<u64>,
+    /// procfs root: reads DIR/spl/kstat/zfs/arcstats [default: /proc].
+    #[arg(long, value_name = "DIR", conflicts_with = "arcstats")]
+    procfs: Option<PathBuf>,
+    /// Re-read this arcstats file instead (Linux kstat or FreeBSD sysctl text).
+    #[arg(long, value_name = "FILE")]
+    arcstats: Option<PathBuf>,
+    /// Take each next sample when a line arrives on standard input instead of
+    /// after --interval (for scripted sampling; stops at end of input).
+    #[arg(long)]
+    on_stdin: bool,
+    /// Print one JSON object per line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `1s`, `100ms`, `2m`, `1.5` (seconds).
+pub(crate) fn parse_interval(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid interval `{s}` (use 1s, 500ms, 2m or seconds)"))?;
+    if !(v.is_finite() && v > 0.0 && v * mult <= 86_400.0) {
+        return Err(format!("interval `{s}` must be above 0 and at most a day"));
+    }
+    Ok(Duration::from_secs_f64(v * mult))
+}
+
+fn read(args: &TopArgs) -> Result<Kstats> {
+    match (&args.arcstats, &args.procfs) {
+        (Some(f), _) => read_file(f),
+        (None, Some(d)) => read_procfs(d),
+        (None, None) => read_procfs(Path::new("/proc")),
+    }
+}
+
+const HEADERS: [&str; 13] = [
+    "time", "int", "read/s", "hit/s", "iohit/s", "miss/s", "hit%", "dmis/s", "pmis/s", "size", "c",
+    "avail", "note",
+];
+
+fn clock() -> String {
+    let s = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+        % 86_400;
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+fn note(r: &TopRow) -> String {
+    if r.time_source == "since load" {
+        "average since module load".into()
+    } else if r.reloaded {
+        "RESET: module reloaded or host rebooted; counters restarted".into()
+    } else if !r.resets.is_empty() {
+        format!("RESET: {} went down", r.resets.join(", "))
+    } else {
+        String::new()
+    }
+}
+
+fn cells(r: &TopRow) -> Vec<String> {
+    let reset =
+        |names: &[&str]| r.reloaded || names.iter().any(|n| r.resets.iter().any(|x| x == n));
+    let rate = |v: Option<f64>, names: &[&str]| match v {
+        Some(v) => si(v),
+        None if reset(names) => "reset".into(),
+        None => "-".into(),
+    };
+    let reads = ["hits", "iohits", "misses"];
+    vec![
+        clock(),
+        format!("{:.2}s", r.seconds),
+        rate(r.reads, &reads),
+        rate(r.hits, &["hits"]),
+        rate(r.iohits, &["iohits"]),
+        rate(r.misses, &["misses"]),
+        match r.hit_pct {
+            Some(p) => format!("{p:.2}"),
+            None if reset(&reads) => "reset".into(),
+            None => "-".into(),
+        },
+        rate(
+            r.demand_misses,
+            &["demand_data_misses", "demand_metadata_misses"],
+        ),
+        rate(
+            r.prefetch_misses,
+            &["prefetch_data_misses", "prefetch_metadata_misses"],
+        ),
+        r.size.map_or("-".into(), format_bytes),
+        r.c.map_or("-".into(), format_bytes),
+        r.avail.map_or("-".into(), |a| {
+            if a < 0 {
+                format!("-{}", format_bytes(a.unsigned_abs()))
+            } else {
+                format_bytes(a.unsigned_abs())
+            }
+        }),
+        note(r),
+    ]
+}
+
+fn json_row(r: &TopRow) -> serde_json::Value {
+    serde_json::json!({
+        "seconds": r.seconds,
+        "time_source": r.time_source,
+        "reads_per_s": r.reads,
+        "hits_per_s": r.hits,
+        "iohits_per_s": r.iohits,
+        "misses_per_s": r.misses,
+        "hit_pct": r.hit_pct,
+        "demand_misses_per_s": r.demand_misses,
+        "prefetch_misses_per_s": r.prefetch_misses,
+        "size_bytes": r.size,
+        "c_bytes": r.c,
+        "avail_bytes": r.avail,
+        "resets": r.resets,
+        "reloaded": r.reloaded,
+    })
+}
+
+fn line(r: &TopRow, json: bool) -> String {
+    if json {
+        return json_row(r).to_string() + "\n";
+    }
+    let c = cells(r);
+    let w = [8, 7, 8, 8, 8, 8, 6, 8, 8, 11, 11, 11, 0];
+    let mut s = String::new();
+    for (i, cell) in c.iter().enumerate() {
+        if i + 1 == c.len() {
+            s.push_str(cell);
+        } else {
+            s.push_str(&format!("{cell:>width$} ", width = w[i]));
+        }
+    }
+    s.trim_end().to_string() + "\n"
+}
+
+pub(crate) fn run(args: TopArgs) -> Result<()> {
+    let mut prev = read(&args)?;
+    let mut taken = Instant::now();
+    if !args.json {
+        let w = [8, 7, 8, 8, 8, 8, 6, 8, 8, 11, 11, 11, 0];
+        let mut h = String::new();
+        for (i, c) in HEADERS.iter().enumerate() {
+            h.push_str(&format!("{c:>width$} ", width = w[i]));
+        }
+        output::print(&(h.trim_end().to_string() + "\n"))?;
+    }
+    output::print(&line(&rates::first_row(&prev.arc), args.json))?;
+    let mut printed = 1u64;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    while args.count.is_none_or(|n| printed < n) {
+        if args.on_stdin {
+            let mut buf = String::new();
+            if input.read_line(&mut buf)? == 0 {
+                break;
+            }
+        } else {
+            std::thread::sleep(args.interval);
+        }
+        let cur = read(&args)?;
+        let now = Instant::now();
+        let r = rates::row(&prev.arc, &cur.arc, now.duration_since(taken).as_secs_f64());
+        output::print(&line(&r, args.json))?;
+        printed += 1;
+        prev = cur;
+        taken = now;
+    }
+    Ok(())
+}

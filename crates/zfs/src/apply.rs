@@ -1,0 +1,407 @@
+//! Planning and applying a cap on `zfs_arc_max` (`arclab tune cap`).
+//!
+//! A [`CapPlan`] says which persistent line to write (Linux
+//! `/etc/modprobe.d/zfs.conf`: `options zfs zfs_arc_max=N`; FreeBSD
+//! `/boot/loader.conf`: `vfs.zfs.arc.max="N"`, or `vfs.zfs.arc_max` before
+//! OpenZFS), which runtime write makes it effective now (Linux
+//! `/sys/module/zfs/parameters/zfs_arc_max`; FreeBSD `sysctl vfs.zfs.arc.max=N`,
+//! printed, never run), and when the running ARC will actually shrink on that
+//! release (spec `zfs-arc.md` §3.4).
+//!
+//! [`apply_cap`] writes only those two files, under a root directory:
+//! the persistent file through a temporary file in the same directory and a
+//! rename (atomic), after copying the old file to a backup; the sysfs
+//! parameter in place (sysfs files cannot be renamed over). It refuses, before
+//! writing anything, when the effective uid is not 0 and a target is not
+//! writable for that uid. No shell and no external command is ever run.
+//!
+//! ```
+//! use arclab_zfs::apply::edit_modprobe;
+//! let out = edit_modprobe("options zfs zfs_arc_max=0 zfs_arc_min=1\n", 8 << 30);
+//! assert_eq!(out, "options zfs zfs_arc_max=8589934592 zfs_arc_min=1\n");
+//! ```
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use arclab_arc::limits::{self, Os, Verdict, ZfsVersion};
+use arclab_arc::units::format_bytes;
+
+use crate::tunecheck::Target;
+
+/// When lowering `zfs_arc_max` at runtime shrinks the running ARC (§3.4).
+pub fn shrink_when(v: ZfsVersion, os: Os) -> String {
+    let pressure = if os == Os::FreeBSD {
+        "or when the pagedaemon signals low memory"
+    } else {
+        "or under memory pressure (kswapd / direct reclaim)"
+    };
+    match v {
+        ZfsVersion::V0_6 => "within about a second: the reclaim thread evicts down to the new target every second, even when idle".into(),
+        ZfsVersion::V0_7 => format!(
+            "on 0.7.x within about a second (the reclaim thread adjusts every second, even when idle); on 0.8.x only at the next ARC allocation once size ≥ c + max(16 MiB, c/256), {pressure}"
+        ),
+        ZfsVersion::V2_0 => format!(
+            "at the next ARC allocation (read miss or write) once size ≥ c + max(16 MiB, c/256) — that allocation then waits for eviction — {pressure}; an idle ARC stays above the cap"
+        ),
+        ZfsVersion::V2_1 | ZfsVersion::V2_2 => format!(
+            "when the next ARC allocation finds size ≥ c + max(16 MiB, c/256)/2 (eviction wakes), {pressure}; an idle ARC stays above the cap"
+        ),
+        ZfsVersion::V2_2_9 | ZfsVersion::V2_3 => format!(
+            "at the first ARC allocation (any read miss or write) once size ≥ c + 16 MiB, {pressure}; c and c_max drop at once, but an idle ARC stays above the cap"
+        ),
+    }
+}
+
+/// What `tune cap` will do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CapPlan {
+    /// OS.
+    pub os: Os,
+    /// Release.
+    pub target: Target,
+    /// The cap in bytes.
+    pub bytes: u64,
+    /// Persistent file, relative to the root (e.g. `etc/modprobe.d/zfs.conf`).
+    pub persistent_path: PathBuf,
+    /// The line that file must contain.
+    pub persistent_line: String,
+    /// Runtime parameter file relative to the root (Linux only).
+    pub runtime_path: Option<PathBuf>,
+    /// The command that applies it at runtime, for the operator to run (FreeBSD).
+    pub runtime_command: Option<String>,
+    /// When the running ARC will shrink.
+    pub shrink: String,
+    /// The kernel's verdict on the value, if RAM is known.
+    pub verdict: Option<Verdict>,
+    /// c_max, c_min and dnode limit before and after, and other remarks.
+    pub notes: Vec<String>,
+}
+
+/// Plan a cap of `bytes` on `zfs_arc_max`.
+pub fn plan_cap(bytes: u64, os: Os, target: Target, ram: Option<u64>) -> CapPlan {
+    let mut notes = Vec::new();
+    let (persistent_path, persistent_line, runtime_path, runtime_command, shrink) = match (
+        os, target,
+    ) {
+        (_, Target::FreeBsdLegacy) => (
+            PathBuf::from("boot/loader.conf"),
+            format!("vfs.zfs.arc_max=\"{bytes}\""),
+            None,
+            None,
+            "at the next boot only: vfs.zfs.arc_max is a boot-time tunable on pre-OpenZFS FreeBSD"
+                .to_string(),
+        ),
+        (Os::FreeBSD, Target::OpenZfs(v)) => (
+            PathBuf::from("boot/loader.conf"),
+            format!("vfs.zfs.arc.max=\"{bytes}\""),
+            None,
+            Some(format!("sysctl vfs.zfs.arc.max={bytes}")),
+            shrink_when(v, os),
+        ),
+        (Os::Linux, Target::OpenZfs(v)) => (
+            PathBuf::from("etc/modprobe.d/zfs.conf"),
+            format!("options zfs zfs_arc_max={bytes}"),
+            Some(PathBuf::from("sys/module/zfs/parameters/zfs_arc_max")),
+            None,
+            shrink_when(v, os),
+        ),
+    };
+    let mut verdict = None;
+    if let (Some(ram), Target::OpenZfs(v)) = (ram, target) {
+        let before = limits::limits(ram, os, v, None, None);
+        let after = limits::limits(ram, os, v, Some(bytes), None);
+        verdict = after.arc_max.clone();
+        notes.push(format!(
+            "c_max {} → {}; c_min {} → {}; dnode limit {} → {}",
+            format_bytes(before.c_max_bytes),
+            format_bytes(after.c_max_bytes),
+            format_bytes(before.c_min_bytes),
+            format_bytes(after.c_min_bytes),
+            before.dnode_limit_bytes.map_or("none".into(), format_bytes),
+            after.dnode_limit_bytes.map_or("none".into(), format_bytes),
+        ));
+        if after.arc_max.as_ref().is_some_and(Verdict::is_accepted)
+            && after.c_min_bytes >= bytes / 2
+            && after.c_min_bytes != before.c_min_bytes
+        {
+            notes.push("the default c_min was not below the cap, so the kernel lowers c_min at load (2.1.1+)".into());
+        }
+    }
+    if os == Os::Linux {
+        notes.push("the persistent line takes effect when the module loads; if zfs loads from the initramfs, regenerate it (update-initramfs -u / dracut -f)".into());
+    }
+    CapPlan {
+        os,
+        target,
+        bytes,
+        persistent_path,
+        persistent_line,
+        runtime_path,
+        runtime_command,
+        shrink,
+        verdict,
+        notes,
+    }
+}
+
+/// Set `zfs_arc_max` in modprobe.d text: replace the value on every
+/// `options zfs` line that has it, or append an `options zfs` line.
+pub fn edit_modprobe(existing: &str, bytes: u64) -> String {
+    let mut found = false;
+    let mut out: Vec<String> = existing
+        .lines()
+        .map(|line| {
+            let mut words = line.split_whitespace();
+            if words.next() == Some("options")
+                && words.next() == Some("zfs")
+                && line.contains("zfs_arc_max=")
+            {
+                found = true;
+                line.split(' ')
+                    .map(|w| {
+                        if w.starts_with("zfs_arc_max=") {
+                            format!("zfs_arc_max={bytes}")
+                        } else {
+                            w.to_string()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    if !found {
+        out.push(format!("# arclab tune cap: {}", format_bytes(bytes)));
+        out.push(format!("options zfs zfs_arc_max={bytes}"));
+    }
+    out.join("\n") + "\n"
+}
+
+/// Set the ARC cap in loader.conf text: replace any `vfs.zfs.arc.max` /
+/// `vfs.zfs.arc_max` line with `line`, or append it.
+pub fn edit_loader(existing: &str, line: &str) -> String {
+    let mut found = false;
+    let mut out: Vec<String> = Vec::new();
+    for l in existing.lines() {
+        let name = l.split('=').next().unwrap_or("").trim();
+        if name == "vfs.zfs.arc.max" || name == "vfs.zfs.arc_max" {
+            if !found {
+                out.push(line.to_string());
+            }
+            found = true;
+        } else {
+            out.push(l.to_string());
+        }
+    }
+    if !found {
+        out.push(line.to_string());
+    }
+    out.join("\n") + "\n"
+}
+
+/// Why `apply_cap` did not complete.
+#[derive(Debug, thiserror::Error)]
+pub enum ApplyError {
+    /// Not root and a target is not writable.
+    #[error(
+        "refusing to apply: {path} is not writable for uid {uid} and this is not root; run it as root (e.g. with sudo), or drop --apply for a dry run. Nothing was changed."
+    )]
+    NotPrivileged {
+        /// The directory or file that cannot be written.
+        path: String,
+        /// The effective uid.
+        uid: u32,
+    },
+    /// The root is not a directory.
+    #[error("--root {0} is not a directory")]
+    BadRoot(String),
+    /// An I/O error.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What `apply_cap` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The persistent file written.
+    pub persistent: PathBuf,
+    /// Its backup, if the file existed.
+    pub backup: Option<PathBuf>,
+    /// The runtime parameter written, if the module is loaded.
+    pub runtime: Option<PathBuf>,
+    /// Remarks (runtime not written, command to run by hand).
+    pub notes: Vec<String>,
+}
+
+/// The effective uid, read from the owner of `/proc/self` (Linux); `None`
+/// where that is not available.
+pub fn effective_uid() -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/proc/self").ok().map(|m| m.uid())
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// Whether `uid` may write into `path` judging by owner and mode bits (root
+/// always may; group bits are not evaluated and count as writable, leaving the
+/// final word to the OS).
+pub fn writable_by(path: &Path, uid: u32) -> bool {
+    if uid == 0 {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(m) = std::fs::metadata(path) else {
+            return false;
+        };
+        let mode = m.mode();
+        mode & 0o002 != 0 || mode & 0o020 != 0 || (m.uid() == uid && mode & 0o200 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ApplyError + '_ {
+    move |source| ApplyError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Nearest existing ancestor (the directory that would receive new entries).
+fn existing_ancestor(p: &Path) -> &Path {
+    let mut cur = p;
+    while !cur.exists() {
+        match cur.parent() {
+            Some(parent) => cur = parent,
+            None => break,
+        }
+    }
+    cur
+}
+
+/// Write the plan's files under `root` as `uid` (`None`: do not check).
+pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applied, ApplyError> {
+    if !root.is_dir() {
+        return Err(ApplyError::BadRoot(root.display().to_string()));
+    }
+    let persistent = root.join(&plan.persistent_path);
+    let dir = persistent.parent().unwrap_or(root).to_path_buf();
+    let runtime = plan
+        .runtime_path
+        .as_ref()
+        .map(|p| root.join(p))
+        .filter(|p| p.is_file());
+    if let Some(uid) = uid {
+        let mut needs = vec![existing_ancestor(&dir).to_path_buf()];
+        needs.extend(runtime.clone());
+        if let Some(bad) = needs.iter().find(|p| !writable_by(p, uid)) {
+            return Err(ApplyError::NotPrivileged {
+                path: bad.display().to_string(),
+                uid,
+            });
+        }
+    }
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let old = match std::fs::read(&persistent) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(&persistent)(e)),
+    };
+    let old_text = old
+        .as_deref()
+        .map(String::from_utf8_lossy)
+        .unwrap_or_default();
+    let new_text = match plan.os {
+        Os::Linux => edit_modprobe(&old_text, plan.bytes),
+        Os::FreeBSD => edit_loader(&old_text, &plan.persistent_line),
+    };
+    let backup = match &old {
+        Some(bytes) => {
+            let b = backup_path(&persistent);
+            std::fs::write(&b, bytes).map_err(io(&b))?;
+            Some(b)
+        }
+        None => None,
+    };
+    atomic_write(&persistent, new_text.as_bytes())?;
+    let mut notes = Vec::new();
+    let mut wrote_runtime = None;
+    match (&runtime, &plan.runtime_path) {
+        (Some(p), _) => {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .truncate(true)
+                .open(p)
+                .map_err(io(p))?;
+            f.write_all(format!("{}\n", plan.bytes).as_bytes())
+                .map_err(io(p))?;
+            wrote_runtime = Some(p.clone());
+        }
+        (None, Some(p)) => notes.push(format!(
+            "{} does not exist (zfs module not loaded?): only the persistent file was written",
+            root.join(p).display()
+        )),
+        (None, None) => {}
+    }
+    if let Some(cmd) = &plan.runtime_command {
+        notes.push(format!(
+            "to apply it now, run: {cmd} (arclab never runs commands)"
+        ));
+    }
+    Ok(Applied {
+        persistent,
+        backup,
+        runtime: wrote_runtime,
+        notes,
+    })
+}
+
+/// `FILE.arclab-backup`, or `.arclab-backup.N` if taken.
+fn backup_path(p: &Path) -> PathBuf {
+    let base = format!("{}.arclab-backup", p.display());
+    let mut candidate = PathBuf::from(&base);
+    let mut n = 1;
+    while candidate.exists() {
+        candidate = PathBuf::from(format!("{base}.{n}"));
+        n += 1;
+    }
+    candidate
+}
+
+/// Write through a temporary file in the same directory, then rename.
+fn atomic_write(path: &Path, data: &[u8]) -> Result<(), ApplyError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
+    tmp.write_all(data).map_err(io(tmp.path()))?;
+    tmp.as_file().sync_all().map_err(io(path))?;
+    if let Ok(m) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(tmp.path(), m.permissions());
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
+        }
+    }
+    tmp.persist(path).map_err(|e| io(path)(e.error))?;
+    Ok(())
+}
