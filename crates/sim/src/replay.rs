@@ -7,8 +7,11 @@
 //! results are identical to a sequential run.
 
 use crate::policies::{AnyPolicy, Counters};
+use crate::zfs::{ZfsArc, ZfsSpec};
 use crate::{Policy, PolicyKind};
 use arclab_arc::Request;
+use arclab_arc::model::ArcStats;
+use arclab_arc::zfetch::ZfetchStats;
 use std::sync::Arc as Shared;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -16,13 +19,41 @@ use std::time::{Duration, Instant};
 /// Requests per batch handed from the decoder to the policies.
 pub const DEFAULT_BATCH: usize = 1 << 16;
 
+/// What a job replays through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A baseline policy.
+    Policy(PolicyKind),
+    /// The ZFS ARC model (and its prefetcher), always in bytes.
+    Zfs(Box<ZfsSpec>),
+}
+
 /// One simulation to run: a policy at a capacity.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
-    /// Which policy.
-    pub policy: PolicyKind,
-    /// Capacity in the run's unit (bytes, or objects in object mode).
+    /// Which policy or model.
+    pub target: Target,
+    /// Capacity in the run's unit (bytes, or objects in object mode); for
+    /// the ZFS model, the `zfs_arc_max` it was given.
     pub capacity: u64,
+}
+
+impl Job {
+    /// A baseline policy at `capacity`.
+    pub fn policy(policy: PolicyKind, capacity: u64) -> Self {
+        Job {
+            target: Target::Policy(policy),
+            capacity,
+        }
+    }
+
+    /// The name of the policy (`lru`, …, `zfs-arc`).
+    pub fn name(&self) -> &'static str {
+        match &self.target {
+            Target::Policy(p) => p.name(),
+            Target::Zfs(_) => "zfs-arc",
+        }
+    }
 }
 
 /// How to replay.
@@ -59,6 +90,10 @@ pub struct JobResult {
     pub tracked: usize,
     /// Heap bytes of the policy's structures at the end.
     pub heap_bytes: usize,
+    /// arcstats at the end (ZFS model only).
+    pub arcstats: Option<Box<ArcStats>>,
+    /// zfetchstats at the end (ZFS model with prefetch only).
+    pub zfetchstats: Option<ZfetchStats>,
 }
 
 impl JobResult {
@@ -96,24 +131,31 @@ fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
+enum Engine {
+    Policy(AnyPolicy),
+    Zfs(Box<ZfsArc>),
+}
+
 struct Runner {
     job: Job,
-    policy: AnyPolicy,
+    engine: Engine,
     counters: Counters,
     busy: Duration,
 }
 
 impl Runner {
     fn new(job: Job, object_mode: bool) -> Self {
-        // In object mode the capacity bounds the objects tracked, so the
-        // policy can reserve everything up front and never grow mid-run.
-        let policy = if object_mode {
-            AnyPolicy::new_object_mode(job.policy, job.capacity)
-        } else {
-            AnyPolicy::new(job.policy, job.capacity)
+        let engine = match &job.target {
+            // In object mode the capacity bounds the objects tracked, so the
+            // policy can reserve everything up front and never grow mid-run.
+            Target::Policy(p) if object_mode => {
+                Engine::Policy(AnyPolicy::new_object_mode(*p, job.capacity))
+            }
+            Target::Policy(p) => Engine::Policy(AnyPolicy::new(*p, job.capacity)),
+            Target::Zfs(spec) => Engine::Zfs(Box::new(ZfsArc::new(spec))),
         };
         Runner {
-            policy,
+            engine,
             job,
             counters: Counters::default(),
             busy: Duration::ZERO,
@@ -123,15 +165,37 @@ impl Runner {
     #[inline]
     fn run(&mut self, batch: &[Request], object_mode: bool) {
         let t = Instant::now();
-        self.policy
-            .access_batch(batch, object_mode, &mut self.counters);
+        match &mut self.engine {
+            Engine::Policy(p) => p.access_batch(batch, object_mode, &mut self.counters),
+            Engine::Zfs(z) => {
+                let c = &mut self.counters;
+                for r in batch {
+                    let b = u64::from(r.size);
+                    let hit = z.access(r);
+                    c.n_req += 1;
+                    c.n_req_byte += b;
+                    c.n_miss += u64::from(!hit);
+                    c.n_miss_byte += if hit { 0 } else { b };
+                }
+            }
+        }
         self.busy += t.elapsed();
     }
 
     fn finish(self) -> JobResult {
+        let (tracked, heap_bytes, arcstats, zfetchstats) = match &self.engine {
+            Engine::Policy(p) => (p.tracked(), p.heap_bytes(), None, None),
+            Engine::Zfs(z) => {
+                let s = z.stats();
+                let tracked = s.hash_elements as usize;
+                (tracked, 0, Some(Box::new(s)), z.zfetch_stats())
+            }
+        };
         JobResult {
-            tracked: self.policy.tracked(),
-            heap_bytes: self.policy.heap_bytes(),
+            tracked,
+            heap_bytes,
+            arcstats,
+            zfetchstats,
             job: self.job,
             counters: self.counters,
             busy: self.busy,
@@ -266,7 +330,7 @@ mod tests {
         let mut v = Vec::new();
         for policy in PolicyKind::ALL {
             for capacity in [10, 100, 500] {
-                v.push(Job { policy, capacity });
+                v.push(Job::policy(policy, capacity));
             }
         }
         v

@@ -54,6 +54,7 @@ mod distance;
 mod engine;
 mod stream;
 
+pub use crate::request::block_key;
 pub use config::{Generation, PrefetchProperty, ZfetchConfig};
 pub use engine::Zfetch;
 pub use stream::{Range, Stream, ZFETCH_RANGES};
@@ -109,19 +110,13 @@ impl PrefetchIo {
     }
 }
 
-/// ARC key of block `blkid` at `level` of `file`:
-/// `(file << 41) | (level << 40) | blkid` (blkid below 2^40).
-pub fn block_key(file: u32, level: u8, blkid: u64) -> u64 {
-    debug_assert!(blkid < 1 << 40 && level < 2);
-    (u64::from(file) << 41) | (u64::from(level) << 40) | blkid
-}
-
 /// The zfetchstats counters (names as in the kstat).
 ///
 /// Every [`Zfetch::prepare`] that passes the fast paths lands in exactly one
 /// of `hits`/`future`/`stride`/`past`/`misses` (2.2.4+; before, the
 /// end-of-file and "already prefetched" exits count nothing).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ZfetchStats {
     /// Accesses continuing a stream (exact, +1 or straddling).
     pub hits: u64,

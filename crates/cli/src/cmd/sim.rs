@@ -5,10 +5,75 @@ use super::{FormatArgs, UsageError};
 use crate::output::{self, Table};
 use crate::progress::Progress;
 use anyhow::Result;
-use arclab_arc::units::{SizeSpec, format_bytes, format_size_compact};
+use arclab_arc::limits::Os;
+use arclab_arc::model::{ArcConfig, ArcStats, Behaviour};
+use arclab_arc::units::{SizeSpec, format_bytes, format_size_compact, parse_bytes};
+use arclab_arc::zfetch::ZfetchStats;
 use arclab_sim::PolicyKind;
-use arclab_sim::replay::{Job, JobResult, ReplayConfig, replay};
+use arclab_sim::clock::{Synthetic, TickSpreader};
+use arclab_sim::replay::{Job, JobResult, ReplayConfig, Target, replay};
+use arclab_sim::zfs::ZfsSpec;
+use arclab_trace::Format;
 use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// A `--policy` value: a baseline policy or the ZFS ARC model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PolicyName {
+    Baseline(PolicyKind),
+    ZfsArc,
+}
+
+impl FromStr for PolicyName {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let norm = s.trim().to_ascii_lowercase().replace('_', "-");
+        if matches!(norm.as_str(), "zfs-arc" | "zfsarc" | "zfs") {
+            return Ok(PolicyName::ZfsArc);
+        }
+        s.parse::<PolicyKind>()
+            .map(PolicyName::Baseline)
+            .map_err(|e| format!("{e}, zfs-arc"))
+    }
+}
+
+impl fmt::Display for PolicyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolicyName::Baseline(k) => k.fmt(f),
+            PolicyName::ZfsArc => f.write_str("zfs-arc"),
+        }
+    }
+}
+
+/// `on` / `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum OnOff {
+    On,
+    Off,
+}
+
+/// A `--arc-max` value: `default` or a size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ArcMax {
+    Default,
+    Size(SizeSpec),
+}
+
+impl FromStr for ArcMax {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.trim().eq_ignore_ascii_case("default") {
+            return Ok(ArcMax::Default);
+        }
+        s.parse()
+            .map(ArcMax::Size)
+            .map_err(|e: arclab_arc::units::SizeError| e.to_string())
+    }
+}
 
 /// Replay a trace through cache policies at several sizes.
 ///
@@ -27,14 +92,14 @@ pub(crate) struct SimArgs {
     trace: std::path::PathBuf,
     #[command(flatten)]
     input: TraceInput,
-    /// Policies, comma-separated: lru, fifo, arc, s3fifo, sieve.
+    /// Policies, comma-separated: lru, fifo, arc, s3fifo, sieve, zfs-arc.
     #[arg(
         long,
         short = 'p',
         value_delimiter = ',',
         default_value = "lru,fifo,arc,s3fifo,sieve"
     )]
-    policy: Vec<PolicyKind>,
+    policy: Vec<PolicyName>,
     /// Cache sizes, comma-separated (see above for units).
     #[arg(
         long,
@@ -49,6 +114,36 @@ pub(crate) struct SimArgs {
     /// Worker threads (default: all cores). 1 runs everything on one thread.
     #[arg(long)]
     threads: Option<usize>,
+    /// zfs-arc: the OpenZFS behaviour to model: 0.7, 2.1, 2.2, 2.3 / latest,
+    /// or a full release such as 2.2.7 (comma-separated for several).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "latest",
+        help_heading = "ZFS ARC model"
+    )]
+    zfs_version: Vec<String>,
+    /// zfs-arc: the host's RAM.
+    #[arg(long, default_value = "32GiB", value_parser = parse_ram, help_heading = "ZFS ARC model")]
+    ram: u64,
+    /// zfs-arc: zfs_arc_max values (`default` = the version's own limit);
+    /// `--size` is a synonym.
+    #[arg(long, value_delimiter = ',', help_heading = "ZFS ARC model")]
+    arc_max: Vec<ArcMax>,
+    /// zfs-arc: run the predictive prefetcher (`on,off` runs both).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "on",
+        help_heading = "ZFS ARC model"
+    )]
+    prefetch: Vec<OnOff>,
+    /// zfs-arc: the host's operating system.
+    #[arg(long, default_value = "linux", help_heading = "ZFS ARC model")]
+    os: Os,
+    /// zfs-arc: requests per second for traces without a clock (txt, lis).
+    #[arg(long, default_value_t = 10_000.0, help_heading = "ZFS ARC model")]
+    rate: f64,
     #[command(flatten)]
     format: FormatArgs,
 }
@@ -68,6 +163,14 @@ struct Row {
     req_per_sec: f64,
     tracked_objects: usize,
     bytes_per_object: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    zfs_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prefetch: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arcstats: Option<ArcStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    zfetchstats: Option<ZfetchStats>,
 }
 
 #[derive(Serialize, Debug)]
@@ -77,7 +180,22 @@ struct Report {
     mode: &'static str,
     threads: usize,
     working_set: Option<WorkingSet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    zfs: Option<ZfsRun>,
     results: Vec<Row>,
+}
+
+/// How the ZFS model rows were run.
+#[derive(Serialize, Debug, Clone)]
+struct ZfsRun {
+    ram_bytes: u64,
+    os: String,
+    clock: String,
+    behaviours: Vec<String>,
+}
+
+fn parse_ram(s: &str) -> Result<u64, String> {
+    parse_bytes(s).map_err(|e| e.to_string())
 }
 
 #[derive(Serialize, Debug, Clone, Copy)]
@@ -103,31 +221,112 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
     } else {
         None
     };
+    let capacity_of = |spec: SizeSpec| match spec {
+        SizeSpec::Absolute(v) => v,
+        SizeSpec::Fraction(f) => {
+            let w = wss.expect("computed when a fraction is given");
+            let base = if object_mode { w.objects } else { w.bytes };
+            // libCacheSim truncates fractional sizes the same way.
+            ((base as f64 * f) as u64).max(1)
+        }
+    };
+    let label_of = |spec: SizeSpec| match spec {
+        SizeSpec::Absolute(v) if object_mode => v.to_string(),
+        SizeSpec::Absolute(v) => format_size_compact(v),
+        SizeSpec::Fraction(f) => f.to_string(),
+    };
     let mut jobs = Vec::new();
     let mut labels = Vec::new();
+    let mut behaviours = Vec::new();
     for &policy in &args.policy {
-        for spec in &args.size {
-            let capacity = match *spec {
-                SizeSpec::Absolute(v) => v,
-                SizeSpec::Fraction(f) => {
-                    let w = wss.expect("computed above");
-                    let base = if object_mode { w.objects } else { w.bytes };
-                    // libCacheSim truncates fractional sizes the same way.
-                    ((base as f64 * f) as u64).max(1)
+        match policy {
+            PolicyName::Baseline(kind) => {
+                for &spec in &args.size {
+                    jobs.push(Job::policy(kind, capacity_of(spec)));
+                    labels.push(label_of(spec));
                 }
-            };
-            jobs.push(Job { policy, capacity });
-            labels.push(match *spec {
-                SizeSpec::Absolute(v) if object_mode => v.to_string(),
-                SizeSpec::Absolute(v) => format_size_compact(v),
-                SizeSpec::Fraction(f) => f.to_string(),
-            });
+            }
+            PolicyName::ZfsArc => {
+                let caps: Vec<ArcMax> = if args.arc_max.is_empty() {
+                    args.size.iter().map(|&s| ArcMax::Size(s)).collect()
+                } else {
+                    args.arc_max.clone()
+                };
+                for v in &args.zfs_version {
+                    let behaviour = Behaviour::preset(v)
+                        .map_err(|e| UsageError(format!("--zfs-version: {e}")))?;
+                    behaviours.push(behaviour.describe());
+                    for &cap in &caps {
+                        for &pf in &args.prefetch {
+                            let mut config = ArcConfig::new(args.ram)
+                                .with_behaviour(behaviour.clone())
+                                .with_os(args.os);
+                            let (capacity, label) = match cap {
+                                ArcMax::Default => (0, "default".to_string()),
+                                ArcMax::Size(spec) => {
+                                    let c = capacity_of(spec);
+                                    config = config.with_arc_max(c);
+                                    (c, label_of(spec))
+                                }
+                            };
+                            let spec = ZfsSpec {
+                                config,
+                                prefetch: pf == OnOff::On,
+                            };
+                            jobs.push(Job {
+                                target: Target::Zfs(Box::new(spec)),
+                                capacity,
+                            });
+                            labels.push(label);
+                        }
+                    }
+                }
+            }
         }
+    }
+    let has_zfs = args.policy.contains(&PolicyName::ZfsArc);
+    if has_zfs && object_mode {
+        return Err(UsageError(
+            "zfs-arc models bytes: drop --ignore-obj-size (or run zfs-arc separately)".into(),
+        )
+        .into());
+    }
+    if !(args.rate.is_finite() && args.rate > 0.0) {
+        return Err(
+            UsageError("--rate must be a positive number of requests per second".into()).into(),
+        );
     }
 
     let mut reader = args.input.open(&args.trace)?;
     let (_, total) = reader.progress();
     let mut bar = Progress::new("replaying", total);
+    // The ZFS model needs a clock finer than whole seconds (its promotion
+    // window is 62 ms): spread requests that share a timestamp across their
+    // tick, or synthesise a clock for traces that have none.
+    let clockless = matches!(reader.format(), Format::Txt | Format::Lis);
+    let tick_ns = match reader.format() {
+        Format::Vscsi => 1_000,
+        _ => 1_000_000_000,
+    };
+    let clock = if !has_zfs {
+        "trace".to_string()
+    } else if clockless {
+        format!(
+            "synthetic, {} requests/s (the trace has no clock)",
+            args.rate
+        )
+    } else {
+        format!(
+            "trace clock; requests sharing a timestamp spread evenly over its {}",
+            if tick_ns == 1_000 {
+                "microsecond"
+            } else {
+                "second"
+            }
+        )
+    };
+    let mut spreader = TickSpreader::new(tick_ns);
+    let mut synthetic = Synthetic::new(args.rate);
     let cfg = ReplayConfig {
         object_mode,
         threads,
@@ -139,7 +338,16 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
         &jobs,
         &cfg,
         |buf, max| {
-            let n = reader.read_batch(buf, max)?;
+            let n = if !has_zfs {
+                reader.read_batch(buf, max)?
+            } else if clockless {
+                let start = buf.len();
+                let n = reader.read_batch(buf, max)?;
+                synthetic.stamp(&mut buf[start..]);
+                n
+            } else {
+                spreader.next_batch(buf, max, |b, m| reader.read_batch(b, m))?
+            };
             bar.set(reader.progress().0);
             Ok::<usize, arclab_trace::TraceError>(n)
         },
@@ -157,6 +365,12 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
         mode: if object_mode { "object" } else { "byte" },
         threads,
         working_set: wss,
+        zfs: has_zfs.then(|| ZfsRun {
+            ram_bytes: args.ram,
+            os: args.os.to_string(),
+            clock: clock.clone(),
+            behaviours: behaviours.clone(),
+        }),
         results: results
             .iter()
             .zip(&labels)
@@ -167,8 +381,12 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
 }
 
 fn row(r: &JobResult, label: &str) -> Row {
+    let zfs = match &r.job.target {
+        Target::Zfs(spec) => Some(spec),
+        Target::Policy(_) => None,
+    };
     Row {
-        policy: r.job.policy.to_string(),
+        policy: r.job.name().to_string(),
         size: label.to_string(),
         capacity: r.job.capacity,
         n_req: r.counters.n_req,
@@ -180,6 +398,10 @@ fn row(r: &JobResult, label: &str) -> Row {
         req_per_sec: r.req_per_sec(),
         tracked_objects: r.tracked,
         bytes_per_object: r.bytes_per_object(),
+        zfs_version: zfs.map(|s| s.config.behaviour.release.to_string()),
+        prefetch: zfs.map(|s| s.prefetch),
+        arcstats: r.arcstats.as_deref().cloned(),
+        zfetchstats: r.zfetchstats,
     }
 }
 

@@ -1,0 +1,205 @@
+//! `arclab sim --policy zfs-arc` and `arclab limits` end to end.
+
+mod common;
+use common::*;
+
+fn first(v: &serde_json::Value) -> &serde_json::Value {
+    &v["results"][0]
+}
+
+#[test]
+fn zfs_arc_rows_carry_arcstats_with_the_version_limits() {
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let v = json(&[
+        "sim",
+        "--trace",
+        &path,
+        "--policy",
+        "zfs-arc",
+        "--zfs-version",
+        "2.2",
+        "--ram",
+        "32GiB",
+        "--arc-max",
+        "8GiB",
+        "--json",
+    ]);
+    let r = first(&v);
+    assert_eq!(r["policy"], "zfs-arc");
+    assert_eq!(r["n_req"], 113_872);
+    let a = &r["arcstats"];
+    for key in [
+        "hits",
+        "misses",
+        "size",
+        "c",
+        "c_min",
+        "c_max",
+        "mru_size",
+        "mfu_size",
+        "mru_ghost_hits",
+        "mfu_ghost_hits",
+        "demand_data_hits",
+        "prefetch_data_hits",
+    ] {
+        assert!(
+            a.get(key).is_some_and(|x| x.is_u64()),
+            "arcstats.{key} missing in {a}"
+        );
+    }
+    // zfs-arc.md §3.1/§3.3: c_min = max(allmem/32, 32 MiB) = 1 GiB on 32 GiB;
+    // an 8 GiB zfs_arc_max is accepted (≥ 64 MiB, < allmem, > c_min).
+    assert_eq!(a["c_max"], 8u64 << 30);
+    assert_eq!(a["c_min"], 1u64 << 30);
+    // Every demand request is a hit, an I/O hit or a miss.
+    let demand = |k: &str| a[k].as_u64().unwrap();
+    let misses = demand("demand_data_misses") + demand("demand_metadata_misses");
+    assert_eq!(r["n_miss"].as_u64().unwrap(), misses);
+    assert!(v["zfs"]["behaviours"][0].as_str().unwrap().contains("2.2"));
+}
+
+#[test]
+fn size_is_a_synonym_for_arc_max_and_default_means_the_version_limit() {
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let a = json(&[
+        "sim",
+        "--trace",
+        &path,
+        "--policy",
+        "zfs-arc",
+        "--arc-max",
+        "256MiB",
+        "--json",
+    ]);
+    let b = json(&[
+        "sim", "--trace", &path, "--policy", "zfs-arc", "--size", "256MiB", "--json",
+    ]);
+    assert_eq!(first(&a)["n_miss"], first(&b)["n_miss"]);
+    assert_eq!(first(&a)["arcstats"]["c_max"], 256u64 << 20);
+    // 2.3 on Linux: c_max = max(5/8 allmem, allmem − 1 GiB) = 31 GiB on 32 GiB (§3.2).
+    let d = json(&[
+        "sim",
+        "--trace",
+        &path,
+        "--policy",
+        "zfs-arc",
+        "--arc-max",
+        "default",
+        "--json",
+    ]);
+    assert_eq!(first(&d)["size"], "default");
+    assert_eq!(first(&d)["arcstats"]["c_max"], 31u64 << 30);
+}
+
+#[test]
+fn prefetch_serves_a_sequential_reader() {
+    // One pass over 20,000 consecutive blocks: every demand read is a cold
+    // miss unless the prefetcher fetched it first.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("seq.txt");
+    let ids: Vec<String> = (1..=20_000).map(|i| i.to_string()).collect();
+    std::fs::write(&p, ids.join("\n")).unwrap();
+    let p = p.display().to_string();
+    let v = json(&[
+        "sim",
+        "--trace",
+        &p,
+        "--policy",
+        "zfs-arc",
+        "--size",
+        "1GiB",
+        "--prefetch",
+        "on,off",
+        "--rate",
+        "1000",
+        "--json",
+    ]);
+    let rows = v["results"].as_array().unwrap();
+    let (on, off) = (&rows[0], &rows[1]);
+    assert_eq!(
+        (on["prefetch"].as_bool(), off["prefetch"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert_eq!(off["n_miss"], 20_000);
+    assert!(on["n_miss"].as_u64().unwrap() < 200, "{}", on["n_miss"]);
+    assert!(
+        on["arcstats"]["demand_hit_predictive_prefetch"]
+            .as_u64()
+            .unwrap()
+            > 19_000
+    );
+    assert!(on["zfetchstats"]["hits"].as_u64().unwrap() > 19_000);
+    assert!(v["zfs"]["clock"].as_str().unwrap().contains("synthetic"));
+}
+
+#[test]
+fn zfs_arc_rejects_object_mode_and_bad_versions() {
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let e = fails(
+        &[
+            "sim",
+            "--trace",
+            &path,
+            "--policy",
+            "zfs-arc",
+            "--ignore-obj-size",
+            "--size",
+            "1000",
+        ],
+        2,
+    );
+    assert!(e.contains("zfs-arc"), "{e}");
+    let e = fails(
+        &[
+            "sim",
+            "--trace",
+            &path,
+            "--policy",
+            "zfs-arc",
+            "--zfs-version",
+            "9x",
+        ],
+        2,
+    );
+    assert!(e.contains("zfs-version"), "{e}");
+}
+
+#[test]
+fn limits_match_the_blog_and_the_fixtures() {
+    // The blog: "On my 31 GiB that was an arc_c_max of 30.24 GiB" (2.3 default).
+    let v = json(&["limits", "--ram", "31.24GiB", "--json"]);
+    let c_max = v["c_max_bytes"].as_u64().unwrap() as f64 / (1u64 << 30) as f64;
+    assert!((c_max - 30.24).abs() < 0.005, "{c_max}");
+    for key in [
+        "c_min_bytes",
+        "c_max_bytes",
+        "sys_free_bytes",
+        "dnode_limit_bytes",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    // The OpenZFS ≥ 2.3 fixture: memory_all_bytes 33532497920 gives c_max
+    // 32458756096 and arc_sys_free 1223678080 (values read from the file).
+    let text = std::fs::read_to_string(
+        shared().join("fixtures/arcstats/linux-openzfs22plus-telegraf.arcstats"),
+    )
+    .unwrap();
+    let field = |name: &str| -> u64 {
+        text.lines()
+            .find_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next() == Some(name)).then(|| w.nth(1).unwrap().parse().unwrap())
+            })
+            .unwrap()
+    };
+    let ram = field("memory_all_bytes").to_string();
+    let v = json(&["limits", "--ram", &ram, "--zfs-version", "2.3", "--json"]);
+    assert_eq!(v["c_max_bytes"].as_u64().unwrap(), field("c_max"));
+    assert_eq!(v["c_min_bytes"].as_u64().unwrap(), field("c_min"));
+    assert_eq!(v["sys_free_bytes"].as_u64().unwrap(), field("arc_sys_free"));
+    // A zfs_arc_max at RAM is ignored (§3.3) and the text says why.
+    let out = arclab(&["limits", "--ram", "16G", "--arc-max", "16G"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("IGNORED"), "{text}");
+    fails(&["limits", "--ram", "8X"], 2);
+}
