@@ -7,6 +7,7 @@
 mod cmd;
 mod output;
 mod progress;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +23,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// What a cap on zfs_arc_max (or prefetch off) will cost, and what it buys.
+    Whatif(cmd::whatif::WhatifArgs),
     /// Replay a block or object trace through cache policies at several sizes.
     Sim(cmd::sim::SimArgs),
     /// Inspect or convert trace files.
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Whatif(args) => cmd::whatif::run(args),
         Command::Sim(args) => cmd::sim::run(args),
         Command::Trace(c) => cmd::trace::run(c),
         Command::Limits(args) => cmd::limits::run(args),

@@ -5,6 +5,10 @@ pub mod clock;
 pub mod policies;
 mod policy;
 pub mod replay;
+pub mod sample;
+pub mod scenario;
+pub mod whatif;
+pub mod workload;
 pub mod zfs;
 
 pub use policies::{

@@ -31,10 +31,17 @@ pub(crate) fn run(args: ChangeArgs) -> Result<()> {
         None => now,
     };
     if args.what.trim().is_empty() {
-        return Err(UsageError("the change needs a description, e.g. \"zfs_arc_max=8G\"".into()).into());
+        return Err(
+            UsageError("the change needs a description, e.g. \"zfs_arc_max=8G\"".into()).into(),
+        );
     }
     let mut store = Store::create_or_open(&args.db, &super::record::hostname())?;
     store.add_change(t, args.what.trim())?;
-    eprintln!("arclab: recorded `{}` at {} in {}", args.what.trim(), format_time(t), args.db.display());
+    eprintln!(
+        "arclab: recorded `{}` at {} in {}",
+        args.what.trim(),
+        format_time(t),
+        args.db.display()
+    );
     Ok(())
 }

@@ -105,19 +105,32 @@ fn load_file(path: &Path) -> Result<Dataset> {
 fn resolve_change(around: &str, changes: &[ChangeMarker], now: f64) -> Result<ChangeMarker> {
     if let Ok(t) = parse_time(around, now) {
         let near = changes.iter().find(|c| (c.time - t).abs() < 1.0);
-        return Ok(near.cloned().unwrap_or(ChangeMarker { time: t, what: format!("change at {}", format_time(t)) }));
+        return Ok(near.cloned().unwrap_or(ChangeMarker {
+            time: t,
+            what: format!("change at {}", format_time(t)),
+        }));
     }
     let exact: Vec<&ChangeMarker> = changes.iter().filter(|c| c.what == around).collect();
-    let hits = if exact.is_empty() { changes.iter().filter(|c| c.what.contains(around)).collect() } else { exact };
+    let hits = if exact.is_empty() {
+        changes.iter().filter(|c| c.what.contains(around)).collect()
+    } else {
+        exact
+    };
     match hits.as_slice() {
         [one] => Ok((*one).clone()),
-        [] => Err(usage("--around", format!("`{around}` is neither a time nor a recorded change"))),
+        [] => Err(usage(
+            "--around",
+            format!("`{around}` is neither a time nor a recorded change"),
+        )),
         many => Err(usage(
             "--around",
             format!(
                 "`{around}` matches {} recorded changes ({}); give its time instead",
                 many.len(),
-                many.iter().map(|c| format!("{} at {}", c.what, format_time(c.time))).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|c| format!("{} at {}", c.what, format_time(c.time)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         )),
     }
@@ -131,24 +144,39 @@ fn select(data: &mut Dataset, metrics: Option<&str>, matchers: Option<&str>) -> 
             let (k, v) = item
                 .split_once('=')
                 .filter(|(k, v)| !k.ends_with(['!', '=']) && !v.starts_with('~'))
-                .ok_or_else(|| usage("--match", format!("`{item}`: files support only label=\"value\" matchers")))?;
+                .ok_or_else(|| {
+                    usage(
+                        "--match",
+                        format!("`{item}`: files support only label=\"value\" matchers"),
+                    )
+                })?;
             let v = v.trim().trim_matches('"');
-            data.series.retain(|s| s.labels.get(k.trim()).is_some_and(|x| x == v));
+            data.series
+                .retain(|s| s.labels.get(k.trim()).is_some_and(|x| x == v));
         }
         if data.series.is_empty() {
             anyhow::bail!("no series match {m}");
         }
     }
-    let Some(metrics) = metrics else { return Ok(()) };
+    let Some(metrics) = metrics else {
+        return Ok(());
+    };
     let items = split_list(metrics);
     let mut keep = vec![false; data.series.len()];
     for item in &items {
         let test: Box<dyn Fn(&str) -> bool> = match item.as_str() {
             "arc" => Box::new(in_arc_preset),
-            "arc-all" => Box::new(|n: &str| n.starts_with("node_zfs_arc_") || n.starts_with("node_zfs_arcstats_")),
+            "arc-all" => Box::new(|n: &str| {
+                n.starts_with("node_zfs_arc_") || n.starts_with("node_zfs_arcstats_")
+            }),
             other => {
                 let name = selector_name(other)
-                    .ok_or_else(|| usage("--metrics", format!("`{other}`: files take metric names, not expressions")))?
+                    .ok_or_else(|| {
+                        usage(
+                            "--metrics",
+                            format!("`{other}`: files take metric names, not expressions"),
+                        )
+                    })?
                     .to_string();
                 Box::new(move |n: &str| n == name)
             }
@@ -163,8 +191,16 @@ fn select(data: &mut Dataset, metrics: Option<&str>, matchers: Option<&str>) -> 
         if !found {
             let mut names: Vec<&str> = data.series.iter().map(|s| s.name()).collect();
             names.dedup();
-            let shown = names.iter().take(12).copied().collect::<Vec<_>>().join(", ");
-            anyhow::bail!("unknown metric `{item}`: the source has no such series (it has {shown}{})", if names.len() > 12 { ", …" } else { "" });
+            let shown = names
+                .iter()
+                .take(12)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            anyhow::bail!(
+                "unknown metric `{item}`: the source has no such series (it has {shown}{})",
+                if names.len() > 12 { ", …" } else { "" }
+            );
         }
     }
     let mut i = 0;
@@ -184,9 +220,16 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
         Some(p) => Store::open_existing(p)?.changes()?,
         None => Vec::new(),
     };
-    let file_data = if is_url(&args.source) { None } else { Some(load_file(Path::new(&args.source))?) };
-    let known: Vec<ChangeMarker> =
-        file_data.iter().flat_map(|d| d.changes.iter().cloned()).chain(extra_changes.iter().cloned()).collect();
+    let file_data = if is_url(&args.source) {
+        None
+    } else {
+        Some(load_file(Path::new(&args.source))?)
+    };
+    let known: Vec<ChangeMarker> = file_data
+        .iter()
+        .flat_map(|d| d.changes.iter().cloned())
+        .chain(extra_changes.iter().cloned())
+        .collect();
     let (before, after, change) = match (&args.before, &args.after, &args.around) {
         (Some(b), Some(a), _) => (
             Window::parse(b, now).map_err(|e| usage("--before", e))?,
@@ -195,17 +238,48 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
         ),
         (_, _, Some(around)) => {
             let ch = resolve_change(around, &known, now)?;
-            let skip = parse_duration(&args.skip).map_err(|e| usage("--skip", e))?;
+            let zero = args
+                .skip
+                .trim()
+                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                == "0";
+            let skip = if zero {
+                0.0
+            } else {
+                parse_duration(&args.skip).map_err(|e| usage("--skip", e))?
+            };
             if !(args.days > 0.0 && args.days.is_finite()) {
                 return Err(usage("--days", "must be above 0"));
             }
             let len = args.days * 86_400.0;
-            (Window { start: ch.time - len, end: ch.time }, Window { start: ch.time + skip, end: ch.time + skip + len }, Some(ch))
+            (
+                Window {
+                    start: ch.time - len,
+                    end: ch.time,
+                },
+                Window {
+                    start: ch.time + skip,
+                    end: ch.time + skip + len,
+                },
+                Some(ch),
+            )
         }
-        _ => return Err(UsageError("give --before A..B and --after C..D, or --around CHANGE".into()).into()),
+        _ => {
+            return Err(UsageError(
+                "give --before A..B and --after C..D, or --around CHANGE".into(),
+            )
+            .into());
+        }
     };
     if before.end > after.start {
-        return Err(UsageError(CompareError::WindowOrder { before: before.to_string(), after: after.to_string() }.to_string()).into());
+        return Err(UsageError(
+            CompareError::WindowOrder {
+                before: before.to_string(),
+                after: after.to_string(),
+            }
+            .to_string(),
+        )
+        .into());
     }
     let mut data = match file_data {
         Some(mut d) => {
@@ -216,10 +290,23 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
             let step = parse_duration(&args.step).map_err(|e| usage("--step", e))?;
             let metrics = args.metrics.as_deref().unwrap_or("arc");
             let m = args.matchers.as_deref().unwrap_or("");
-            let f = fetch(&args.source, &args.server, metrics, m, before.start, after.end, step)?;
+            let f = fetch(
+                &args.source,
+                &args.server,
+                metrics,
+                m,
+                before.start,
+                after.end,
+                step,
+            )?;
             let d = f.dataset();
             if d.series.is_empty() {
-                anyhow::bail!("no series matched {metrics} on {} in {}..{}", args.source, format_time(before.start), format_time(after.end));
+                anyhow::bail!(
+                    "no series matched {metrics} on {} in {}..{}",
+                    args.source,
+                    format_time(before.start),
+                    format_time(after.end)
+                );
             }
             d
         }
@@ -228,7 +315,12 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
     let mut opts = Options::new(before, after);
     opts.alpha = args.alpha;
     opts.batches = args.batches;
-    opts.change = change.or_else(|| data.changes.iter().find(|c| c.time > before.end && c.time < after.start).cloned());
+    opts.change = change.or_else(|| {
+        data.changes
+            .iter()
+            .find(|c| c.time > before.end && c.time < after.start)
+            .cloned()
+    });
     for (names, kind) in [(&args.counter, Kind::Counter), (&args.gauge, Kind::Gauge)] {
         for n in names {
             opts.overrides.insert(n.clone(), kind);
@@ -242,7 +334,8 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
     }
     if let Some(p) = &args.report {
         let page = report::html::page(&c)?;
-        write_atomic(p, |w| w.write_all(page.as_bytes())).with_context(|| p.display().to_string())?;
+        write_atomic(p, |w| w.write_all(page.as_bytes()))
+            .with_context(|| p.display().to_string())?;
     }
     let text = if args.format.json {
         serde_json::to_string_pretty(&c)? + "\n"
@@ -253,10 +346,11 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
     } else {
         report::text(&c)
     };
-    if !args.format.json && c.derived.hit_ratio.before.is_none() && data.series.iter().any(|s| arc_field(s.name()).is_some()) {
+    if !args.format.json
+        && c.derived.hit_ratio.before.is_none()
+        && data.series.iter().any(|s| arc_field(s.name()).is_some())
+    {
         eprintln!("arclab: note: no hits/misses counters selected, so no hit ratio");
     }
     output::print(&text)
 }
-
-use std::io::Write as _;

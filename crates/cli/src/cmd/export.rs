@@ -75,9 +75,16 @@ impl ServerArgs {
 
     pub(crate) fn client(&self, url: &str) -> Result<Client<UreqTransport>> {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(UsageError(format!("--url must start with http:// or https://, got `{url}`")).into());
+            return Err(UsageError(format!(
+                "--url must start with http:// or https://, got `{url}`"
+            ))
+            .into());
         }
-        let mut c = Client::new(url, UreqTransport::new(Duration::from_secs_f64(self.timeout)), self.auth()?);
+        let mut c = Client::new(
+            url,
+            UreqTransport::new(Duration::from_secs_f64(self.timeout)),
+            self.auth()?,
+        );
         c.retries = self.retries;
         c.max_points = self.max_points.max(1);
         Ok(c)
@@ -159,7 +166,11 @@ pub(crate) fn fetch(
             eprintln!("arclab: server warning for `{q}`: {w}");
         }
         if series.is_empty() {
-            eprintln!("arclab: warning: `{q}` matched no series in {}..{}", format_time(from), format_time(to));
+            eprintln!(
+                "arclab: warning: `{q}` matched no series in {}..{}",
+                format_time(from),
+                format_time(to)
+            );
         }
         let mut r = QueryResult::new(q, series);
         r.chunks = chunks;
@@ -172,9 +183,17 @@ pub(crate) fn fetch(
         let names: std::collections::BTreeSet<&str> = file
             .results
             .iter()
-            .flat_map(|r| r.data.result.iter().filter_map(|s| s.metric.get("__name__").map(String::as_str)))
+            .flat_map(|r| {
+                r.data
+                    .result
+                    .iter()
+                    .filter_map(|s| s.metric.get("__name__").map(String::as_str))
+            })
             .collect();
-        file.metadata = meta.into_iter().filter(|(k, _)| names.contains(k.as_str())).collect();
+        file.metadata = meta
+            .into_iter()
+            .filter(|(k, _)| names.contains(k.as_str()))
+            .collect();
     }
     Ok(file)
 }
@@ -191,10 +210,23 @@ pub(crate) fn run(args: ExportArgs) -> Result<()> {
     let to = parse_time(&args.to, now).map_err(|e| usage("--to", &e))?;
     let step = parse_duration(&args.step).map_err(|e| usage("--step", &e))?;
     if to <= from {
-        return Err(UsageError(format!("--to ({}) must be after --from ({})", format_time(to), format_time(from))).into());
+        return Err(UsageError(format!(
+            "--to ({}) must be after --from ({})",
+            format_time(to),
+            format_time(from)
+        ))
+        .into());
     }
     let matchers = args.matchers.clone().unwrap_or_default();
-    let file = fetch(&args.url, &args.server, &args.metrics, &matchers, from, to, step)?;
+    let file = fetch(
+        &args.url,
+        &args.server,
+        &args.metrics,
+        &matchers,
+        from,
+        to,
+        step,
+    )?;
     let data: Dataset = file.dataset();
     let (n, samples) = sizes(&data.series);
     if n == 0 {
@@ -207,6 +239,9 @@ pub(crate) fn run(args: ExportArgs) -> Result<()> {
         );
     }
     file.write_atomic(&args.output)?;
-    eprintln!("arclab: wrote {n} series, {samples} samples to {}", args.output.display());
+    eprintln!(
+        "arclab: wrote {n} series, {samples} samples to {}",
+        args.output.display()
+    );
     Ok(())
 }

@@ -6,6 +6,7 @@ pub(crate) mod status;
 pub(crate) mod top;
 pub(crate) mod trace;
 pub(crate) mod tune;
+pub(crate) mod whatif;
 
 use std::fmt;
 

@@ -47,7 +47,9 @@ fn interval(s: &str) -> Result<Duration, String> {
 
 /// Unix seconds now.
 pub(crate) fn now() -> f64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// This host's name (kernel hostname, else `local`).
@@ -67,7 +69,11 @@ fn sample(path: &Path) -> Result<Vec<(String, f64)>> {
         let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
         arcstats::parse_arcstats(&text, &path.display().to_string())?
     };
-    Ok(snap.fields.iter().map(|f| (f.name.clone(), f.value.as_i128() as f64)).collect())
+    Ok(snap
+        .fields
+        .iter()
+        .map(|f| (f.name.clone(), f.value.as_i128() as f64))
+        .collect())
 }
 
 pub(crate) fn run(args: RecordArgs) -> Result<()> {
@@ -85,7 +91,8 @@ pub(crate) fn run(args: RecordArgs) -> Result<()> {
         path.display(),
         args.db.display(),
         args.interval,
-        args.count.map_or(String::new(), |n| format!(", {n} samples"))
+        args.count
+            .map_or(String::new(), |n| format!(", {n} samples"))
     );
     let mut taken = 0u64;
     let step = args.interval.as_secs_f64();
@@ -102,6 +109,10 @@ pub(crate) fn run(args: RecordArgs) -> Result<()> {
         let next = ((now() / step).floor() + 1.0) * step;
         std::thread::sleep(Duration::from_secs_f64((next - now()).max(0.0)));
     }
-    eprintln!("arclab: {} samples in {}", store.sample_count()?, args.db.display());
+    eprintln!(
+        "arclab: {} samples in {}",
+        store.sample_count()?,
+        args.db.display()
+    );
     Ok(())
 }

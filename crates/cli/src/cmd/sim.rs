@@ -194,7 +194,7 @@ struct ZfsRun {
     behaviours: Vec<String>,
 }
 
-fn parse_ram(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_ram(s: &str) -> Result<u64, String> {
     parse_bytes(s).map_err(|e| e.to_string())
 }
 

@@ -1,0 +1,306 @@
+//! The verdict: one plain-language paragraph built from the numbers, saying
+//! what a cap buys (a lower peak, memory handed back sooner when the
+//! containers need it) and what it costs (misses, disk time).
+//!
+//! The cap it talks about is the smallest one that keeps the disk busy at
+//! most [`BUSY_OK`] of the time, not saturated, with a hit ratio within
+//! [`HIT_SLACK`] of the default; when none does, the largest cap.
+
+use super::table::{gib_seconds, multiplier, percent, rate, seconds};
+use super::{Report, Row, reference};
+use arclab_arc::units::format_bytes;
+
+/// Disk busy ratio still called acceptable when choosing the cap to describe.
+pub(crate) const BUSY_OK: f64 = 0.10;
+/// How far below the default's hit ratio the described cap may fall.
+pub(crate) const HIT_SLACK: f64 = 0.05;
+
+/// "an SSD", "an HDD", "an NVMe drive", "the disk".
+fn device_phrase(name: &str) -> &'static str {
+    match name {
+        "ssd" => "an SSD",
+        "hdd" => "a hard disk",
+        "nvme" => "an NVMe drive",
+        _ => "the disk",
+    }
+}
+
+/// `8 GiB` for `8G`; the c_max for `default`.
+fn cap_words(r: &Row) -> String {
+    if r.cap == "default" {
+        format!("the default {}", format_bytes(r.c_max_bytes))
+    } else {
+        format_bytes(r.c_max_bytes)
+    }
+}
+
+fn busy_words(r: &Row, device: &str) -> String {
+    if r.disk_saturated {
+        format!("which is more than {device} can serve")
+    } else {
+        format!(
+            "which keeps {device} busy {} of the time",
+            busy_percent(r.disk_busy_ratio)
+        )
+    }
+}
+
+fn busy_percent(ratio: f64) -> String {
+    let p = ratio * 100.0;
+    if p == 0.0 {
+        "0 %".into()
+    } else if p < 0.1 {
+        "under 0.1 %".into()
+    } else if p < 10.0 {
+        format!("{p:.1} %")
+    } else {
+        format!("{p:.0} %")
+    }
+}
+
+/// Pick the cap the verdict describes among `caps` (the reference excluded).
+pub(crate) fn featured<'a>(caps: &[&'a Row], base: &Row) -> Option<&'a Row> {
+    let mut sorted: Vec<&Row> = caps.to_vec();
+    sorted.sort_by_key(|r| r.c_max_bytes);
+    sorted
+        .iter()
+        .find(|r| {
+            !r.disk_saturated
+                && r.disk_busy_ratio <= BUSY_OK
+                && r.hit_ratio >= base.hit_ratio - HIT_SLACK
+        })
+        .or(sorted.last())
+        .copied()
+}
+
+/// The verdict paragraph for `report`.
+pub(crate) fn verdict(report: &Report) -> String {
+    let rows = &report.rows;
+    let Some(first) = rows.first() else {
+        return "Nothing was run.".into();
+    };
+    let device = device_phrase(&report.device.name);
+    let Some(base) = reference(rows, first) else {
+        return String::new();
+    };
+    let group = first.group();
+    let caps: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.group() == group && !std::ptr::eq(*r, base))
+        .collect();
+    let Some(f) = featured(&caps, base) else {
+        return format!(
+            "With zfs_arc_max at {}, the ARC averages {} and peaks at {}; the hit ratio is {} and {} misses/s reach the disk, {}.",
+            cap_words(base),
+            format_bytes(base.mean_size_bytes as u64),
+            format_bytes(base.peak_size_bytes),
+            percent(base.hit_ratio),
+            rate(base.misses_per_sec),
+            busy_words(base, device)
+        );
+    };
+    let mut s = Vec::new();
+
+    // What the cap buys.
+    if f.peak_size_bytes < base.peak_size_bytes {
+        s.push(format!(
+            "Capping zfs_arc_max at {} lowers the ARC's peak from {} to {} (its mean from {} to {}).",
+            cap_words(f),
+            format_bytes(base.peak_size_bytes),
+            format_bytes(f.peak_size_bytes),
+            format_bytes(base.mean_size_bytes as u64),
+            format_bytes(f.mean_size_bytes as u64),
+        ));
+    } else {
+        s.push(format!(
+            "A cap of {} changes little: without it the ARC peaked at {} anyway.",
+            cap_words(f),
+            format_bytes(base.peak_size_bytes)
+        ));
+    }
+    if f.giveback_events > 0 || base.giveback_events > 0 {
+        let trend = if f.pressure_deficit_byte_seconds < base.pressure_deficit_byte_seconds * 0.95 {
+            "falls"
+        } else if f.pressure_deficit_byte_seconds > base.pressure_deficit_byte_seconds * 1.05 {
+            "rises"
+        } else {
+            "stays"
+        };
+        let short = if f.pressure_deficit_byte_seconds <= 0.0
+            && base.pressure_deficit_byte_seconds <= 0.0
+        {
+            "and the host is never short of memory either way".to_string()
+        } else {
+            format!(
+                "and the memory the host is short of {trend} {} {} (from {})",
+                if trend == "stays" { "at" } else { "to" },
+                gib_seconds(f.pressure_deficit_byte_seconds),
+                gib_seconds(base.pressure_deficit_byte_seconds),
+            )
+        };
+        s.push(format!(
+            "When the other processes' memory demand bursts, it gives back up to {} within {} (uncapped: {} in {}), {short}.",
+            format_bytes(f.giveback_bytes),
+            seconds(f.giveback_seconds),
+            format_bytes(base.giveback_bytes),
+            seconds(base.giveback_seconds),
+        ));
+    } else {
+        s.push("No burst of memory demand made the ARC give memory back.".into());
+    }
+
+    // What it costs.
+    let m = f.miss_multiplier.unwrap_or(f64::INFINITY);
+    let hit = if f.hit_ratio >= base.hit_ratio - 0.005 {
+        format!("stays at {}", percent(f.hit_ratio))
+    } else {
+        format!(
+            "falls from {} to {}",
+            percent(base.hit_ratio),
+            percent(f.hit_ratio)
+        )
+    };
+    if m < 1.1 {
+        s.push(format!(
+            "It costs almost nothing: the hit ratio {hit} and misses stay near {}/s, {}.",
+            rate(f.misses_per_sec),
+            busy_words(f, device)
+        ));
+    } else {
+        let rise = if m.is_finite() {
+            format!("rise {} to", multiplier(Some(m)))
+        } else {
+            "rise from none to".to_string()
+        };
+        s.push(format!(
+            "The price: the hit ratio {hit} but misses {rise} {}/s, {} (uncapped: {}).",
+            rate(f.misses_per_sec),
+            busy_words(f, device),
+            busy_percent(base.disk_busy_ratio)
+        ));
+    }
+
+    // The extremes: the smallest cap, and caps that cost nothing.
+    let smallest = caps.iter().min_by_key(|r| r.c_max_bytes);
+    if let Some(small) = smallest.filter(|r| !std::ptr::eq(**r, f)) {
+        s.push(format!(
+            "At {}, misses rise {} to {}/s, {}.",
+            format_bytes(small.c_max_bytes),
+            multiplier(small.miss_multiplier),
+            rate(small.misses_per_sec),
+            busy_words(small, device)
+        ));
+    }
+    let free: Vec<&&Row> = caps
+        .iter()
+        .filter(|r| {
+            r.c_max_bytes >= base.peak_size_bytes && r.miss_multiplier.is_some_and(|m| m < 1.1)
+        })
+        .collect();
+    if let Some(lowest_free) = free.iter().min_by_key(|r| r.c_max_bytes) {
+        s.push(format!(
+            "A cap of {} or more costs nothing here, and buys nothing either: the ARC never grew past {}.",
+            format_bytes(lowest_free.c_max_bytes),
+            format_bytes(base.peak_size_bytes)
+        ));
+    }
+
+    // Other policies, versions or prefetch settings at the same cap.
+    for r in rows
+        .iter()
+        .filter(|r| r.group() != group && r.cap == f.cap)
+        .take(3)
+    {
+        s.push(format!(
+            "With {} at the same cap: hit ratio {}, {} misses/s ({} its default).",
+            r.group_label(),
+            percent(r.hit_ratio),
+            rate(r.misses_per_sec),
+            multiplier(r.miss_multiplier)
+        ));
+    }
+    if m >= 2.0 {
+        s.push("It is a trade, not a free fix.".into());
+    }
+    s.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture;
+    use super::*;
+
+    #[test]
+    fn tells_the_blogs_story() {
+        let r = fixture::report();
+        let v = &r.verdict;
+        // 8G is the smallest cap keeping the SSD under 10 % busy.
+        assert!(
+            v.starts_with(
+                "Capping zfs_arc_max at 8.00 GiB lowers the ARC's peak from 15.00 GiB to 9.00 GiB"
+            ),
+            "{v}"
+        );
+        assert!(v.contains("misses rise 14× to 290/s"), "{v}");
+        assert!(v.contains("keeps an SSD busy"), "{v}");
+        assert!(v.contains("At 4.00 GiB, misses rise 95×"), "{v}");
+        assert!(
+            v.contains("A cap of 16.00 GiB or more costs nothing here"),
+            "{v}"
+        );
+        assert!(v.contains("gives back up to"), "{v}");
+        assert!(
+            v.contains("the memory the host is short of falls to"),
+            "{v}"
+        );
+        let mut calm = fixture::report();
+        for row in &mut calm.rows {
+            row.pressure_deficit_byte_seconds = 0.0;
+        }
+        let v = verdict(&calm);
+        assert!(v.contains("never short of memory"), "{v}");
+        assert!(v.ends_with("It is a trade, not a free fix."), "{v}");
+    }
+
+    #[test]
+    fn saturated_disk_is_said_and_largest_cap_described() {
+        let mut r = fixture::report();
+        r.device = "hdd".parse().unwrap();
+        for row in &mut r.rows {
+            let b = r.device.busy(row.misses_per_sec, row.miss_bytes_per_sec);
+            row.disk_busy_ratio = b.ratio;
+            row.disk_saturated = b.saturated;
+        }
+        let v = verdict(&r);
+        // No cap below 16G keeps a hard disk under 10 %: 16G (≥ the peak) is described.
+        assert!(v.starts_with("A cap of 16.00 GiB changes little"), "{v}");
+        assert!(v.contains("more than a hard disk can serve"), "{v}");
+    }
+
+    #[test]
+    fn one_run_and_no_runs() {
+        let mut r = fixture::report();
+        r.rows.truncate(1);
+        let v = verdict(&r);
+        assert!(v.starts_with("With zfs_arc_max at the default"), "{v}");
+        r.rows.clear();
+        assert_eq!(verdict(&r), "Nothing was run.");
+    }
+
+    #[test]
+    fn other_groups_get_a_sentence() {
+        let mut r = fixture::report();
+        let mut off = r.rows.clone();
+        for row in &mut off {
+            row.prefetch = false;
+            row.misses_per_sec *= 2.0;
+        }
+        r.rows.extend(off);
+        super::super::fill_multipliers(&mut r.rows);
+        let v = verdict(&r);
+        assert!(
+            v.contains("With zfs-arc 2.3.0, prefetch off at the same cap"),
+            "{v}"
+        );
+    }
+}

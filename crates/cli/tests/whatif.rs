@@ -1,0 +1,333 @@
+//! End-to-end tests of `arclab whatif`: the default run tells the blog's
+//! story, the output formats have their shapes, the axes multiply rows, bad
+//! input fails cleanly, and output files are replaced atomically.
+
+mod common;
+
+use common::{arclab, fails, json};
+use serde_json::Value;
+use std::path::Path;
+
+/// Small, fast settings for tests that check shapes rather than numbers.
+const FAST: &[&str] = &["--sample-rate", "0.01", "--caps", "8G,default"];
+
+fn rows(v: &Value) -> &Vec<Value> {
+    v["rows"].as_array().expect("rows is an array")
+}
+
+fn f(row: &Value, key: &str) -> f64 {
+    row[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number in {row}"))
+}
+
+fn with(extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = ["whatif"].iter().map(|s| s.to_string()).collect();
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+fn run_json(extra: &[&str]) -> Value {
+    let args = with(&[extra, &["--json"]].concat());
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    json(&refs)
+}
+
+#[test]
+fn default_run_tells_the_blogs_story() {
+    let v = run_json(&[]);
+    assert_eq!(v["workload"], "homelab");
+    assert!(v["ram_bytes"].as_u64().unwrap() > 30 << 30);
+    assert!(v["zfs_version"].is_string());
+    let rows = rows(&v);
+    let caps: Vec<&str> = rows.iter().map(|r| r["cap"].as_str().unwrap()).collect();
+    assert_eq!(caps, ["default", "16G", "12G", "8G", "4G"]);
+    eprintln!("cap      peak GiB  hit ratio  misses/s  ×default  disk busy  gave back GiB");
+    for r in rows {
+        eprintln!(
+            "{:<8} {:>8.2}  {:>9.4}  {:>8.1}  {:>8.2}  {:>9.4}  {:>8.2}",
+            r["cap"].as_str().unwrap(),
+            f(r, "peak_size_bytes") / (1u64 << 30) as f64,
+            f(r, "hit_ratio"),
+            f(r, "misses_per_sec"),
+            r["miss_multiplier"].as_f64().unwrap_or(f64::NAN),
+            f(r, "disk_busy_ratio"),
+            f(r, "giveback_bytes") / (1u64 << 30) as f64,
+        );
+    }
+    eprintln!("{}", v["verdict"].as_str().unwrap());
+    // The default c_max on 31.24 GiB under 2.3 is RAM − 1 GiB.
+    let default_cmax = f(&rows[0], "c_max_bytes");
+    assert!((default_cmax - (v["ram_bytes"].as_f64().unwrap() - (1u64 << 30) as f64)).abs() < 1e6);
+    for pair in rows.windows(2) {
+        // A lower cap never raises the peak, never lowers the misses.
+        assert!(f(&pair[1], "peak_size_bytes") <= f(&pair[0], "peak_size_bytes") * 1.01);
+        assert!(f(&pair[1], "misses_per_sec") >= f(&pair[0], "misses_per_sec") * 0.99);
+    }
+    let (default, eight, four) = (&rows[0], &rows[3], &rows[4]);
+    assert!(f(eight, "peak_size_bytes") < f(default, "peak_size_bytes"));
+    assert!(
+        f(eight, "hit_ratio") > 0.95,
+        "the hit ratio stays high at 8G"
+    );
+    assert!(f(eight, "miss_multiplier") > 2.0, "misses multiply at 8G");
+    assert!(f(four, "misses_per_sec") > f(eight, "misses_per_sec"));
+    assert_eq!(f(default, "miss_multiplier"), 1.0);
+    for r in rows {
+        let busy = f(r, "disk_busy_ratio");
+        assert!((0.0..=1.0).contains(&busy));
+        assert!(f(r, "pressure_deficit_byte_seconds") >= 0.0);
+    }
+    assert!(v["verdict"].as_str().unwrap().contains("misses rise"));
+}
+
+#[test]
+fn text_output_has_table_and_verdict() {
+    let out = arclab(&with(FAST).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    println!("{text}");
+    assert!(text.contains("cap") && text.contains("hit ratio") && text.contains("disk busy"));
+    assert!(
+        text.contains("default ("),
+        "the default row shows its c_max"
+    );
+    assert!(text.contains("sampled:"), "sampling is said in the output");
+    assert!(text.contains("ssd (100 µs + 500 MB/s)"));
+}
+
+#[test]
+fn csv_and_markdown_shapes() {
+    let args = with(&[FAST, &["--csv"]].concat());
+    let out = arclab(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    for key in [
+        "cap",
+        "policy",
+        "prefetch",
+        "zfs_version",
+        "c_max_bytes",
+        "hit_ratio",
+        "misses_per_sec",
+        "miss_multiplier",
+        "mean_size_bytes",
+        "peak_size_bytes",
+        "disk_busy_ratio",
+        "pressure_deficit_byte_seconds",
+        "giveback_bytes",
+        "sample_rate",
+    ] {
+        assert!(header.contains(&key), "CSV lacks {key}");
+    }
+    for l in &lines[1..] {
+        assert_eq!(l.split(',').count(), header.len(), "{l}");
+    }
+    assert!(lines[1].starts_with("8G,zfs-arc,"));
+    assert!(lines[2].starts_with("default,zfs-arc,"));
+
+    let args = with(&[FAST, &["--markdown"]].concat());
+    let out = arclab(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.status.success());
+    let md = String::from_utf8(out.stdout).unwrap();
+    let table: Vec<&str> = md.lines().take_while(|l| l.starts_with('|')).collect();
+    assert_eq!(table.len(), 4, "{md}");
+    assert!(table[1].starts_with("|---|"));
+    assert!(
+        md.trim_end().lines().last().unwrap().len() > 40,
+        "the verdict follows"
+    );
+}
+
+#[test]
+fn axes_multiply_rows() {
+    let v = run_json(&[
+        "--sample-rate",
+        "0.01",
+        "--caps",
+        "4G..8G/4G",
+        "--prefetch",
+        "on,off",
+        "--zfs-version",
+        "2.2,2.3",
+        "--policy",
+        "zfs-arc,lru",
+        "--device",
+        "hdd",
+    ]);
+    let rows = rows(&v);
+    // zfs-arc: 2 versions × 2 prefetch × 2 caps; lru: 2 caps.
+    assert_eq!(rows.len(), 10);
+    let caps: Vec<&str> = rows.iter().map(|r| r["cap"].as_str().unwrap()).collect();
+    assert_eq!(&caps[..2], ["4G", "8G"]);
+    assert_eq!(rows.iter().filter(|r| r["policy"] == "lru").count(), 2);
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r["prefetch"] == false && r["policy"] == "zfs-arc")
+            .count(),
+        4
+    );
+    let versions: std::collections::BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| r["policy"] == "zfs-arc")
+        .map(|r| r["zfs_version"].as_str().unwrap())
+        .collect();
+    assert_eq!(versions.len(), 2, "{versions:?}");
+    // Without a default cap, rows compare with their group's largest cap.
+    assert!(
+        rows.iter()
+            .filter(|r| r["cap"] == "8G")
+            .all(|r| r["miss_multiplier"] == 1.0)
+    );
+    assert_eq!(v["device"]["name"], "hdd");
+    assert!(rows.iter().all(|r| r["sample_rate"].as_f64().is_some()));
+}
+
+#[test]
+fn bad_input_fails_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = fails(&["whatif", "--workload", "nosuch"], 1);
+    assert!(
+        err.contains("unknown workload `nosuch`") && err.contains("homelab"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "name = \"x\"\nthis is not toml\n").unwrap();
+    let err = fails(&["whatif", "--workload", bad.to_str().unwrap()], 1);
+    assert!(
+        err.contains("bad.toml:2") || (err.contains("bad.toml") && err.contains("line 2")),
+        "the error names the file and line: {err}"
+    );
+
+    let err = fails(&["whatif", "--caps", "8G,64G", "--sample-rate", "0.01"], 1);
+    assert!(err.contains("64G") && err.contains("RAM"), "{err}");
+
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let err = fails(
+        &["whatif", "--trace", empty.to_str().unwrap(), "--caps", "1G"],
+        1,
+    );
+    assert!(err.contains("empty.txt"), "{err}");
+
+    let err = fails(&["whatif", "--scenario", "nosuch"], 1);
+    assert!(err.contains("unknown scenario"), "{err}");
+    // Usage errors: exit 2.
+    fails(&["whatif", "--policy", "nosuch"], 2);
+    fails(&["whatif", "--device", "floppy"], 2);
+    fails(&["whatif", "--caps", "8X"], 2);
+    fails(&["whatif", "--caps", "16G..4G/4G"], 2);
+    fails(&["whatif", "--sample-rate", "2"], 2);
+    fails(&["whatif", "--zfs-version", "abc"], 2);
+    fails(&["whatif", "--threads", "0"], 2);
+    fails(&["whatif", "--json", "--csv"], 2);
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn plots_and_report_are_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let plots = dir.path().join("plots");
+    std::fs::create_dir(&plots).unwrap();
+    let html = dir.path().join("report.html");
+    let args = with(
+        &[
+            FAST,
+            &[
+                "--plot",
+                plots.to_str().unwrap(),
+                "--report",
+                html.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    let out = arclab(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        files_in(&plots),
+        [
+            "whatif-misses.png",
+            "whatif-misses.svg",
+            "whatif-timeline.png",
+            "whatif-timeline.svg"
+        ]
+    );
+    let png = std::fs::read(plots.join("whatif-timeline.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = std::fs::read_to_string(plots.join("whatif-misses.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("Misses per second"));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("id=\"whatif-table\"") && page.matches("<svg").count() == 2);
+    assert!(page.trim_end().ends_with("</html>"));
+    // A prefix instead of a directory.
+    let args = with(&[FAST, &["--plot", dir.path().join("run1").to_str().unwrap()]].concat());
+    assert!(
+        arclab(&args.iter().map(String::as_str).collect::<Vec<_>>())
+            .status
+            .success()
+    );
+    assert!(dir.path().join("run1-timeline.svg").is_file());
+    assert_eq!(
+        files_in(dir.path())
+            .iter()
+            .filter(|n| n.contains(".tmp"))
+            .count(),
+        0
+    );
+}
+
+#[test]
+fn existing_outputs_survive_a_failing_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
+    let svg = dir.path().join("old-misses.svg");
+    std::fs::write(&html, "previous report").unwrap();
+    std::fs::write(&svg, "previous plot").unwrap();
+    let prefix = dir.path().join("old");
+    fails(
+        &[
+            "whatif",
+            "--workload",
+            "nosuch",
+            "--report",
+            html.to_str().unwrap(),
+            "--plot",
+            prefix.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert_eq!(std::fs::read_to_string(&html).unwrap(), "previous report");
+    assert_eq!(std::fs::read_to_string(&svg).unwrap(), "previous plot");
+    // A report that cannot be written: exit 1, naming it, no temporary left.
+    let missing = dir.path().join("no/such/dir/report.html");
+    let args = with(&[FAST, &["--report", missing.to_str().unwrap()]].concat());
+    let err = fails(&args.iter().map(String::as_str).collect::<Vec<_>>(), 1);
+    assert!(err.contains("report.html"), "{err}");
+    assert_eq!(files_in(dir.path()), ["old-misses.svg", "report.html"]);
+}

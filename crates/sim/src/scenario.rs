@@ -1,0 +1,430 @@
+//! Memory-pressure scenarios: the host the ARC runs on, its limits and
+//! tunables, the memory the ARC cannot evict, and the memory other processes
+//! want over time.
+//!
+//! Sizes accept integers or strings with binary suffixes (`"31.24GiB"`).
+//! `demand` is a piecewise-linear curve of the other processes' memory
+//! (containers, VMs): between two points it is interpolated, before the
+//! first and after the last it stays flat. `docs/whatif.md` lists every
+//! field and tunable.
+//!
+//! ```
+//! use arclab_sim::scenario::{self, Scenario};
+//!
+//! let s = scenario::builtin("homelab").unwrap();
+//! assert_eq!(s.ram_bytes, 33_543_694_582); // 31.24 GiB
+//! let cfg = s.arc_config(Some(8 << 30)).unwrap();
+//! assert_eq!(cfg.arc_max, Some(8 << 30));
+//! // A cap at or above RAM is an error naming it.
+//! let e = s.arc_config(Some(40 << 30)).unwrap_err();
+//! assert!(e.to_string().contains("arc_max"));
+//!
+//! let t = "name = \"x\"\nram_bytes = \"8GiB\"\n[[demand]]\nat_secs = 0\nbytes = \"1GiB\"\n\
+//!          [[demand]]\nat_secs = 10\nbytes = \"3GiB\"\n";
+//! let s = Scenario::from_toml_str(t, "x.toml").unwrap();
+//! assert_eq!(s.demand_at(5_000_000_000), 2 << 30);
+//! assert_eq!(s.demand_at(99_000_000_000), 3 << 30);
+//! ```
+
+use crate::workload::WorkloadError;
+use crate::workload::spec_bytes as bytes;
+use arclab_arc::Os;
+use arclab_arc::limits::MIN_ARC_MAX;
+use arclab_arc::model::{ArcConfig, Behaviour, Tunables};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// ARC memory the ARC cannot evict: open files' dnodes, dbufs and bonus
+/// buffers (`dnode_size`, `dbuf_size`, `bonus_size`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pinned {
+    /// `dnode_size`.
+    #[serde(default, with = "bytes")]
+    pub dnode_bytes: u64,
+    /// `dbuf_size`.
+    #[serde(default, with = "bytes")]
+    pub dbuf_bytes: u64,
+    /// `bonus_size`.
+    #[serde(default, with = "bytes")]
+    pub bonus_bytes: u64,
+}
+
+impl Pinned {
+    /// All pinned bytes.
+    pub fn total(&self) -> u64 {
+        self.dnode_bytes + self.dbuf_bytes + self.bonus_bytes
+    }
+}
+
+/// One point of the other processes' memory demand.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DemandPoint {
+    /// Seconds from the start of the run.
+    pub at_secs: f64,
+    /// Memory the other processes want then.
+    #[serde(with = "bytes")]
+    pub bytes: u64,
+}
+
+fn linux() -> String {
+    "linux".into()
+}
+fn v23() -> String {
+    "2.3".into()
+}
+const fn yes() -> bool {
+    true
+}
+
+/// A host, its ZFS settings and the memory pressure on it.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Name.
+    pub name: String,
+    /// A one-line description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Physical RAM.
+    #[serde(with = "bytes")]
+    pub ram_bytes: u64,
+    /// `linux` or `freebsd`.
+    #[serde(default = "linux")]
+    pub os: String,
+    /// OpenZFS release whose behaviour to model (`2.3`, `2.2.7`, `latest`, …).
+    #[serde(default = "v23")]
+    pub zfs_version: String,
+    /// `zfs_arc_max` (None: automatic).
+    #[serde(default, with = "bytes::opt", skip_serializing_if = "Option::is_none")]
+    pub arc_max: Option<u64>,
+    /// `zfs_arc_min` (None: automatic).
+    #[serde(default, with = "bytes::opt", skip_serializing_if = "Option::is_none")]
+    pub arc_min: Option<u64>,
+    /// Predictive prefetch on (`zfs_prefetch_disable=0`).
+    #[serde(default = "yes")]
+    pub prefetch: bool,
+    /// Model tunables by name (`txg_timeout`, `meta_balance`, …; the
+    /// `zfs_`/`zfs_arc_` prefixes are optional).
+    #[serde(default)]
+    pub tunables: BTreeMap<String, u64>,
+    /// Memory the ARC holds but cannot evict.
+    #[serde(default)]
+    pub pinned: Pinned,
+    /// Other processes' memory over time (piecewise linear).
+    #[serde(default)]
+    pub demand: Vec<DemandPoint>,
+    /// The workload: a built-in name or a path to a TOML file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<String>,
+    /// Seconds at the start left out of the counters (the cache fills).
+    #[serde(default)]
+    pub warmup_secs: f64,
+}
+
+const HOMELAB: &str = r#"# The blog's box: 31.24 GiB of RAM, ~70 containers with memory limits.
+name = "homelab"
+description = "31.24 GiB Linux box, ~70 containers whose memory comes and goes"
+ram_bytes = "31.24GiB"
+os = "linux"
+zfs_version = "2.3"
+prefetch = true
+workload = "homelab"
+warmup_secs = 60
+
+# Open files' dnodes, dbufs and bonus buffers: charged to the ARC, not evictable.
+[pinned]
+dnode_bytes = "400MiB"
+dbuf_bytes = "600MiB"
+bonus_bytes = "100MiB"
+
+# The containers' memory: 16 GiB, with two 2.5 GiB bursts the ARC must give memory back to.
+[[demand]]
+at_secs = 0
+bytes = "16GiB"
+
+[[demand]]
+at_secs = 100
+bytes = "16GiB"
+
+[[demand]]
+at_secs = 105
+bytes = "18.5GiB"
+
+[[demand]]
+at_secs = 115
+bytes = "18.5GiB"
+
+[[demand]]
+at_secs = 120
+bytes = "16GiB"
+
+[[demand]]
+at_secs = 190
+bytes = "16GiB"
+
+[[demand]]
+at_secs = 195
+bytes = "18GiB"
+
+[[demand]]
+at_secs = 205
+bytes = "18GiB"
+
+[[demand]]
+at_secs = 210
+bytes = "16GiB"
+"#;
+
+const BONNIE: &str = r#"# The FreeBSD 8.2 box of the mailing-list thread: 8 GiB RAM, arc_max 6144M,
+# a raidz of three 7200 rpm disks, prefetch disabled (its run #1).
+name = "bonnie"
+description = "FreeBSD, 8 GiB RAM, arc_max 6 GiB, raidz1 of 3 disks"
+ram_bytes = "8GiB"
+os = "freebsd"
+zfs_version = "2.0"
+arc_max = "6GiB"
+prefetch = false
+workload = "bonnie"
+
+[tunables]
+txg_timeout = 5
+device_latency_ns = 8000000
+
+[[demand]]
+at_secs = 0
+bytes = "512MiB"
+"#;
+
+/// The built-in scenarios: `homelab` (the default) and `bonnie`.
+pub const BUILTINS: &[&str] = &["homelab", "bonnie"];
+
+/// The TOML text of a built-in scenario.
+pub fn builtin_toml(name: &str) -> Option<&'static str> {
+    match name {
+        "homelab" => Some(HOMELAB),
+        "bonnie" => Some(BONNIE),
+        _ => None,
+    }
+}
+
+/// A built-in scenario by name (see [`BUILTINS`]).
+pub fn builtin(name: &str) -> Option<Scenario> {
+    Scenario::from_toml_str(builtin_toml(name)?, &format!("builtin:{name}")).ok()
+}
+
+/// Every tunable name a scenario accepts (after stripping `zfs_arc_`, `zfs_`, `arc_`).
+pub const TUNABLES: &[&str] = &[
+    "meta_balance",
+    "shrink_shift",
+    "no_grow_shift",
+    "overflow_shift",
+    "grow_retry",
+    "min_prefetch_ms",
+    "min_prescient_prefetch_ms",
+    "txg_timeout",
+    "dnode_limit_percent",
+    "dnode_reduce_percent",
+    "dnode_struct_bytes",
+    "p_min_shift",
+    "p_dampener_disable",
+    "meta_min",
+    "max_recordsize",
+    "hdr_bytes",
+    "hz",
+    "promotion_window",
+    "device_latency_ns",
+    "primarycache_metadata",
+    "shrinker_seeks",
+    "shrinker_limit",
+    "reclaim_period_ms",
+];
+
+fn canonical_tunable(name: &str) -> &str {
+    let n = name.trim();
+    for p in ["zfs_arc_", "zfs_", "arc_"] {
+        if let Some(s) = n.strip_prefix(p) {
+            return s;
+        }
+    }
+    n
+}
+
+/// Set one tunable; false when the name is unknown.
+fn set_tunable(t: &mut Tunables, name: &str, v: u64) -> bool {
+    let u32v = u32::try_from(v).unwrap_or(u32::MAX);
+    match canonical_tunable(name) {
+        "meta_balance" => t.meta_balance = u32v,
+        "shrink_shift" => t.shrink_shift = u32v,
+        "no_grow_shift" => t.no_grow_shift = u32v,
+        "overflow_shift" => t.overflow_shift = u32v,
+        "grow_retry" => t.grow_retry_s = v,
+        "min_prefetch_ms" => t.min_prefetch_ms = v,
+        "min_prescient_prefetch_ms" => t.min_prescient_prefetch_ms = v,
+        "txg_timeout" => t.txg_timeout_s = v,
+        "dnode_limit_percent" => t.dnode_limit_percent = v,
+        "dnode_reduce_percent" => t.dnode_reduce_percent = v,
+        "dnode_struct_bytes" => t.dnode_struct_bytes = v,
+        "p_min_shift" => t.p_min_shift = u32v,
+        "p_dampener_disable" => t.p_dampener_disable = v != 0,
+        "meta_min" => t.meta_min = v,
+        "max_recordsize" => t.max_recordsize = v,
+        "hdr_bytes" => t.hdr_bytes = v,
+        "hz" => t.hz = u32v.max(1),
+        "promotion_window" => t.promotion_window = v != 0,
+        "device_latency_ns" => t.device_latency_ns = v,
+        "primarycache_metadata" => t.primarycache_metadata = v != 0,
+        "shrinker_seeks" => t.shrinker_seeks = v,
+        "shrinker_limit" => t.shrinker_limit_pages = v,
+        "reclaim_period_ms" => t.reclaim_period_ms = v,
+        _ => return false,
+    }
+    true
+}
+
+impl Scenario {
+    /// Parse and check a TOML scenario; `origin` names it in errors.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Scenario, WorkloadError> {
+        let s: Scenario =
+            toml::from_str(text).map_err(|e| WorkloadError::from_toml(text, origin, &e, "n/a"))?;
+        s.check(text, origin)?;
+        Ok(s)
+    }
+
+    /// The TOML form.
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+
+    fn check(&self, text: &str, origin: &str) -> Result<(), WorkloadError> {
+        let err = |key: &str, msg: String| {
+            let line = crate::workload::find_key_line(text, key);
+            WorkloadError::new(origin, line, msg)
+        };
+        if self.ram_bytes < (256 << 20) {
+            return Err(err(
+                "ram_bytes",
+                format!("ram_bytes {} is below 256 MiB", self.ram_bytes),
+            ));
+        }
+        if let Err(e) = self.os.parse::<Os>() {
+            return Err(err("os", e.to_string()));
+        }
+        if let Err(e) = Behaviour::preset(&self.zfs_version) {
+            return Err(err("zfs_version", e.to_string()));
+        }
+        let mut scratch = Tunables::default();
+        for (k, &v) in &self.tunables {
+            if !set_tunable(&mut scratch, k, v) {
+                return Err(err(
+                    k,
+                    format!("unknown tunable `{k}` (known: {})", TUNABLES.join(", ")),
+                ));
+            }
+        }
+        if !(self.warmup_secs.is_finite() && self.warmup_secs >= 0.0) {
+            return Err(err("warmup_secs", "`warmup_secs` must be ≥ 0".into()));
+        }
+        let mut last = 0.0;
+        for d in &self.demand {
+            if !(d.at_secs.is_finite() && d.at_secs >= last) {
+                return Err(err(
+                    "at_secs",
+                    format!(
+                        "demand points must be in time order from 0 s, got at_secs = {}",
+                        d.at_secs
+                    ),
+                ));
+            }
+            last = d.at_secs;
+        }
+        self.arc_config(None).map(|_| ()).map_err(|e| {
+            let line = crate::workload::find_key_line(text, "arc_max");
+            WorkloadError::new(origin, line, e.message())
+        })
+    }
+
+    /// Other processes' demand at `t_ns` (linear between points).
+    pub fn demand_at(&self, t_ns: u64) -> u64 {
+        let t = t_ns as f64 / 1e9;
+        let d = &self.demand;
+        let Some(first) = d.first() else {
+            return 0;
+        };
+        let i = d.partition_point(|p| p.at_secs <= t);
+        if i == 0 {
+            return first.bytes;
+        }
+        if i == d.len() {
+            return d[i - 1].bytes;
+        }
+        let (a, b) = (&d[i - 1], &d[i]);
+        let f = (t - a.at_secs) / (b.at_secs - a.at_secs);
+        (a.bytes as f64 + (b.bytes as f64 - a.bytes as f64) * f).round() as u64
+    }
+
+    /// The ARC configuration for this host with `arc_max` (None: the
+    /// scenario's own) — an error when the cap is not below RAM or below
+    /// 64 MiB, or `arc_min` is not below the cap.
+    pub fn arc_config(&self, arc_max: Option<u64>) -> Result<ArcConfig, WorkloadError> {
+        let origin = format!("scenario {}", self.name);
+        let e = |m: String| WorkloadError::new(&origin, None, m);
+        let os: Os = self
+            .os
+            .parse()
+            .map_err(|x: arclab_arc::limits::ParseVersionError| e(x.to_string()))?;
+        let b = Behaviour::preset(&self.zfs_version).map_err(|x| e(x.to_string()))?;
+        let ram = arclab_arc::units::format_bytes(self.ram_bytes);
+        let cap = arc_max.or(self.arc_max).filter(|&c| c != 0);
+        let mut cfg = ArcConfig::new(self.ram_bytes).with_behaviour(b).with_os(os);
+        if let Some(c) = cap {
+            let cs = arclab_arc::units::format_bytes(c);
+            if c >= self.ram_bytes {
+                return Err(e(format!("arc_max {cs} is not below the RAM ({ram})")));
+            }
+            if c < MIN_ARC_MAX {
+                return Err(e(format!(
+                    "arc_max {cs} is below 64 MiB (the kernel would ignore it)"
+                )));
+            }
+            cfg = cfg.with_arc_max(c);
+        }
+        if let Some(m) = self.arc_min.filter(|&m| m != 0) {
+            if m >= cap.unwrap_or(self.ram_bytes) {
+                return Err(e(format!(
+                    "arc_min {} is not below arc_max / RAM",
+                    arclab_arc::units::format_bytes(m)
+                )));
+            }
+            cfg.arc_min = Some(m);
+        }
+        for (k, &v) in &self.tunables {
+            if !set_tunable(&mut cfg.tunables, k, v) {
+                return Err(e(format!(
+                    "unknown tunable `{k}` (known: {})",
+                    TUNABLES.join(", ")
+                )));
+            }
+        }
+        Ok(cfg)
+    }
+
+    /// The pinned bytes, demand curve and RAM, scaled by `r` (miniature simulation).
+    pub fn scaled(&self, r: f64) -> Scenario {
+        let s = |b: u64| (b as f64 * r).round() as u64;
+        let mut out = self.clone();
+        out.ram_bytes = s(self.ram_bytes);
+        out.arc_max = self.arc_max.map(s);
+        out.arc_min = self.arc_min.map(s);
+        out.pinned = Pinned {
+            dnode_bytes: s(self.pinned.dnode_bytes),
+            dbuf_bytes: s(self.pinned.dbuf_bytes),
+            bonus_bytes: s(self.pinned.bonus_bytes),
+        };
+        for d in &mut out.demand {
+            d.bytes = s(d.bytes);
+        }
+        out
+    }
+}

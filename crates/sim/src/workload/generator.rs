@@ -1,0 +1,417 @@
+//! [`Generator`]: the request stream of a workload, one time-ordered stream
+//! per component merged by time.
+
+use super::rng::{Rng, Zipf, scatter, scatter_multiplier, splitmix64};
+use super::spec::{BonnieK, Shape, component_rates};
+use arclab_arc::{Kind, Op, Request, block_key};
+use std::collections::VecDeque;
+
+/// Files per component (the low 17 bits of the 23-bit dnode id).
+const FILES_PER_COMPONENT: u64 = 1 << 17;
+/// Blocks per file for Zipf objects: 1024 × 128 KiB = 128 MiB files.
+const BLOCKS_PER_FILE: u64 = 1024;
+/// Compressed size of an indirect block or a dnode block read (metadata).
+const META_BYTES: u32 = 16 << 10;
+/// Requests per second of a prefill (every object read once, in order).
+pub(crate) const PREFILL_RATE: f64 = 200_000.0;
+/// Data blocks one indirect (L1) block points to (128 KiB / 128 B).
+const PTRS_PER_INDIRECT: u64 = 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PhaseOp {
+    Write,
+    Rewrite,
+    Read,
+    Seek,
+}
+
+#[derive(Clone, Debug)]
+struct Phase {
+    op: PhaseOp,
+    count: u64,
+    gap_ns: f64,
+}
+
+#[derive(Debug)]
+enum Src {
+    Zipf {
+        z: Zipf,
+        n: u64,
+        m: u64,
+        bpf: u64,
+        size: u32,
+        meta: f64,
+        write: f64,
+        prefill: u64,
+    },
+    Scan {
+        blocks: u64,
+        size: u32,
+        i: u64,
+        pass: u64,
+        start_ns: f64,
+        period_ns: Option<f64>,
+        new_file: bool,
+    },
+    Loop {
+        blocks: u64,
+        size: u32,
+        i: u64,
+    },
+    Backup {
+        files: u64,
+        file_bytes: u64,
+        size: u32,
+        file: u64,
+        blk: u64,
+        len: u64,
+    },
+    Bonnie {
+        phases: Vec<Phase>,
+        p: usize,
+        i: u64,
+        blocks: u64,
+        size: u32,
+    },
+}
+
+#[derive(Debug)]
+struct Stream {
+    t: f64,
+    gap_ns: f64,
+    poisson: bool,
+    rng: Rng,
+    base: u32,
+    src: Src,
+}
+
+fn req(t: f64, key: u64, size: u32, op: Op, kind: Kind) -> Request {
+    Request {
+        time_ns: t as u64,
+        key,
+        size,
+        op,
+        kind,
+        prefetch: false,
+    }
+}
+
+/// The phases of bonnie++ (name, op, blocks, ns between requests).
+fn bonnie_phases(k: &BonnieK) -> Vec<(&'static str, Phase)> {
+    let s = k.size as f64;
+    let blocks = k.file_bytes / k.size;
+    let pc = k.perchr_bytes.div_ceil(k.size).min(blocks);
+    let mib = (1u64 << 20) as f64;
+    let ns = |bytes_per_s: f64| s / bytes_per_s * 1e9;
+    let ph = |op, count, gap_ns| Phase { op, count, gap_ns };
+    vec![
+        ("putc", ph(PhaseOp::Write, pc, ns(k.putc_kib_s * 1024.0))),
+        ("write", ph(PhaseOp::Write, blocks, ns(k.write_mib_s * mib))),
+        (
+            "rewrite",
+            ph(PhaseOp::Rewrite, blocks, ns(k.rewrite_mib_s * mib)),
+        ),
+        ("getc", ph(PhaseOp::Read, pc, ns(k.getc_kib_s * 1024.0))),
+        ("read", ph(PhaseOp::Read, blocks, ns(k.read_mib_s * mib))),
+        ("seeks", ph(PhaseOp::Seek, k.seeks, 1e9 / k.seeks_per_sec)),
+    ]
+}
+
+/// Start and end (ns) of each bonnie++ phase.
+pub(crate) fn bonnie_windows(k: &BonnieK) -> Vec<(&'static str, u64, u64)> {
+    let mut t = 0.0;
+    bonnie_phases(k)
+        .into_iter()
+        .map(|(name, p)| {
+            let start = t;
+            t += p.count as f64 * p.gap_ns;
+            (name, start as u64, t as u64)
+        })
+        .collect()
+}
+
+impl Stream {
+    fn new(shape: &Shape, rate: f64, base: u32, seed: u64) -> Stream {
+        let gap_ns = 1e9 / rate.max(1e-9);
+        let mut poisson = false;
+        let mut t = 0.0;
+        let src = match shape {
+            Shape::Zipf(k) => {
+                poisson = true;
+                Src::Zipf {
+                    z: Zipf::new(k.objects, k.alpha),
+                    n: k.objects,
+                    m: scatter_multiplier(k.objects),
+                    bpf: BLOCKS_PER_FILE.max(k.objects.div_ceil(FILES_PER_COMPONENT)),
+                    size: k.size as u32,
+                    meta: k.metadata_fraction,
+                    write: k.write_fraction,
+                    prefill: if k.prefill { 0 } else { k.objects },
+                }
+            }
+            Shape::Oltp(k) => {
+                poisson = true;
+                let n = k.bytes / k.size;
+                Src::Zipf {
+                    z: Zipf::new(n, k.alpha),
+                    n,
+                    m: scatter_multiplier(n),
+                    bpf: n.max(1),
+                    size: k.size as u32,
+                    meta: k.metadata_fraction,
+                    write: k.write_fraction,
+                    prefill: if k.prefill { 0 } else { n },
+                }
+            }
+            Shape::Scan(k) => {
+                t = k.start_secs * 1e9;
+                Src::Scan {
+                    blocks: k.bytes / k.size,
+                    size: k.size as u32,
+                    i: 0,
+                    pass: 0,
+                    start_ns: t,
+                    period_ns: k.period_secs.map(|p| p * 1e9),
+                    new_file: k.new_file_each_pass,
+                }
+            }
+            Shape::Loop(k) => Src::Loop {
+                blocks: k.bytes / k.size,
+                size: k.size as u32,
+                i: 0,
+            },
+            Shape::Backup(k) => Src::Backup {
+                files: k.files,
+                file_bytes: k.file_bytes,
+                size: k.size as u32,
+                file: 0,
+                blk: 0,
+                len: 0,
+            },
+            Shape::Bonnie(k) => Src::Bonnie {
+                phases: bonnie_phases(k).into_iter().map(|(_, p)| p).collect(),
+                p: 0,
+                i: 0,
+                blocks: k.file_bytes / k.size,
+                size: k.size as u32,
+            },
+            Shape::Mixture(_) => unreachable!("mixtures are flattened into streams"),
+        };
+        Stream {
+            t,
+            gap_ns,
+            poisson,
+            rng: Rng::new(seed),
+            base,
+            src,
+        }
+    }
+
+    /// Emit the request(s) due at `self.t` and move to the next time.
+    fn step(&mut self, out: &mut VecDeque<Request>) {
+        let t = self.t;
+        let base = self.base;
+        let mut gap = self.gap_ns;
+        match &mut self.src {
+            Src::Zipf {
+                z,
+                n,
+                m,
+                bpf,
+                size,
+                meta,
+                write,
+                prefill,
+            } => {
+                if *prefill < *n {
+                    // Prefill: every object once, file by file, at PREFILL_RATE.
+                    let idx = *prefill;
+                    let file = base + ((idx / *bpf) % FILES_PER_COMPONENT) as u32;
+                    let key = block_key(file, 0, idx % *bpf);
+                    out.push_back(req(t, key, *size, Op::Read, Kind::Data));
+                    *prefill += 1;
+                    self.t = t + 1e9 / PREFILL_RATE;
+                    return;
+                }
+                let idx = scatter(z.sample(&mut self.rng) - 1, *m, *n);
+                let file = base + ((idx / *bpf) % FILES_PER_COMPONENT) as u32;
+                let blk = idx % *bpf;
+                let u = self.rng.f64();
+                if u < *meta {
+                    let key = block_key(file, 1, blk / PTRS_PER_INDIRECT);
+                    out.push_back(req(t, key, META_BYTES, Op::Read, Kind::Metadata));
+                } else {
+                    let op = if u < *meta + *write * (1.0 - *meta) {
+                        Op::Write
+                    } else {
+                        Op::Read
+                    };
+                    out.push_back(req(t, block_key(file, 0, blk), *size, op, Kind::Data));
+                }
+            }
+            Src::Scan {
+                blocks,
+                size,
+                i,
+                pass,
+                start_ns,
+                period_ns,
+                new_file,
+            } => {
+                let file = base
+                    + if *new_file {
+                        (*pass % FILES_PER_COMPONENT) as u32
+                    } else {
+                        0
+                    };
+                sequential(out, t, file, *i, *size, Op::Read);
+                *i += 1;
+                if *i == *blocks {
+                    *i = 0;
+                    *pass += 1;
+                    match period_ns {
+                        Some(p) => gap = gap.max(*start_ns + *pass as f64 * *p - t),
+                        None => gap = f64::INFINITY,
+                    }
+                }
+            }
+            Src::Loop { blocks, size, i } => {
+                out.push_back(req(t, block_key(base, 0, *i), *size, Op::Read, Kind::Data));
+                *i = (*i + 1) % *blocks;
+            }
+            Src::Backup {
+                files,
+                file_bytes,
+                size,
+                file,
+                blk,
+                len,
+            } => {
+                if *blk == 0 {
+                    // Open the file: read its dnode's block from the meta-dnode
+                    // (32 dnodes of 512 B per 16 KiB block).
+                    let mut h = *file ^ 0xB4C0;
+                    let frac = (splitmix64(&mut h) >> 11) as f64 / (1u64 << 53) as f64;
+                    *len = ((*file_bytes as f64 * (0.5 + frac)) as u64 / u64::from(*size)).max(1);
+                    let mdn = base + (FILES_PER_COMPONENT - 1) as u32;
+                    let key = block_key(mdn, 0, *file / 32);
+                    out.push_back(req(t, key, META_BYTES, Op::Read, Kind::Metadata));
+                }
+                let f = base + (*file % (FILES_PER_COMPONENT - 1)) as u32;
+                sequential(out, t, f, *blk, *size, Op::Read);
+                *blk += 1;
+                if *blk == *len {
+                    *blk = 0;
+                    *file = (*file + 1) % *files;
+                }
+            }
+            Src::Bonnie {
+                phases,
+                p,
+                i,
+                blocks,
+                size,
+            } => {
+                let ph = &phases[*p];
+                gap = ph.gap_ns;
+                let (blk, op) = match ph.op {
+                    PhaseOp::Write => (*i, Op::Write),
+                    PhaseOp::Read | PhaseOp::Rewrite => (*i, Op::Read),
+                    PhaseOp::Seek => (self.rng.below(*blocks), Op::Read),
+                };
+                let key = block_key(base, 0, blk);
+                out.push_back(req(t, key, *size, op, Kind::Data));
+                // Rewrite writes back every block it read; the seek test
+                // dirties one block in ten.
+                if ph.op == PhaseOp::Rewrite || (ph.op == PhaseOp::Seek && self.rng.below(10) == 0)
+                {
+                    out.push_back(req(t, key, *size, Op::Write, Kind::Data));
+                }
+                *i += 1;
+                while *p < phases.len() && *i >= phases[*p].count {
+                    *i = 0;
+                    *p += 1;
+                }
+                if *p == phases.len() {
+                    gap = f64::INFINITY;
+                }
+            }
+        }
+        self.t = if self.poisson {
+            t + self.rng.exp(gap)
+        } else {
+            t + gap
+        };
+    }
+}
+
+/// A sequential read or write of block `i` of `file`, preceded by a read of
+/// its indirect block whenever a new one is reached.
+fn sequential(out: &mut VecDeque<Request>, t: f64, file: u32, i: u64, size: u32, op: Op) {
+    if i.is_multiple_of(PTRS_PER_INDIRECT) {
+        let key = block_key(file, 1, i / PTRS_PER_INDIRECT);
+        out.push_back(req(t, key, META_BYTES, Op::Read, Kind::Metadata));
+    }
+    out.push_back(req(t, block_key(file, 0, i), size, op, Kind::Data));
+}
+
+/// The request stream of a [`super::WorkloadSpec`] (see
+/// [`super::WorkloadSpec::generator`]).
+#[derive(Debug)]
+pub struct Generator {
+    streams: Vec<Stream>,
+    pending: VecDeque<Request>,
+    end_ns: f64,
+}
+
+impl Generator {
+    pub(crate) fn new(shape: &Shape, duration_ns: u64, seed: u64) -> Generator {
+        let mut streams = Vec::new();
+        let stream_seed = |i: u64| {
+            let mut s = seed ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03);
+            splitmix64(&mut s)
+        };
+        match shape {
+            Shape::Mixture(m) => {
+                let rates = component_rates(m);
+                for (i, (c, rate)) in m.components.iter().zip(rates).enumerate() {
+                    let base = ((i as u64 + 1) * FILES_PER_COMPONENT) as u32;
+                    streams.push(Stream::new(c, rate, base, stream_seed(i as u64 + 1)));
+                }
+            }
+            s => {
+                let rate = s.common().rate.unwrap_or(1.0);
+                streams.push(Stream::new(s, rate, 0, stream_seed(0)));
+            }
+        }
+        Generator {
+            streams,
+            pending: VecDeque::with_capacity(4),
+            end_ns: duration_ns as f64,
+        }
+    }
+
+    /// Append up to `max` requests to `buf` in time order and return how
+    /// many were appended: 0 once the workload's duration is over.
+    pub fn next_batch(&mut self, buf: &mut Vec<Request>, max: usize) -> usize {
+        let mut n = 0;
+        while n < max {
+            if let Some(r) = self.pending.pop_front() {
+                buf.push(r);
+                n += 1;
+                continue;
+            }
+            let mut best: Option<(usize, f64)> = None;
+            for (i, s) in self.streams.iter().enumerate() {
+                if best.is_none_or(|(_, t)| s.t < t) {
+                    best = Some((i, s.t));
+                }
+            }
+            match best {
+                Some((i, t)) if t < self.end_ns => self.streams[i].step(&mut self.pending),
+                _ => break,
+            }
+        }
+        n
+    }
+}

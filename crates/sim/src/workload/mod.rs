@@ -1,0 +1,325 @@
+//! Synthetic workloads for `arclab whatif`: seeded, reproducible request
+//! streams described in TOML.
+//!
+//! A workload is one `kind` — `zipf`, `scan`, `loop`, `oltp`, `backup`,
+//! `bonnie` — or a `mixture` of weighted components that run side by side.
+//! Keys are [`arclab_arc::block_key`]`(file, level, blkid)`: every component
+//! gets its own range of 2^17 file ids, data blocks are level 0 and the
+//! metadata reads (indirect blocks, dnode blocks) are marked
+//! [`arclab_arc::Kind::Metadata`]. [`BUILTINS`] lists the named workloads;
+//! `docs/whatif.md` documents every field.
+//!
+//! ```
+//! use arclab_sim::workload::{self, WorkloadSpec};
+//!
+//! let spec = WorkloadSpec::from_toml_str(
+//!     "name = \"hot\"\nkind = \"zipf\"\nalpha = 1.0\nobjects = 1000\nrate = 1000\nduration_secs = 2\n",
+//!     "inline",
+//! )
+//! .unwrap();
+//! assert_eq!(spec.describe().split(':').next(), Some("hot"));
+//! let mut g = spec.generator(7);
+//! let mut buf = Vec::new();
+//! while g.next_batch(&mut buf, 512) > 0 {}
+//! assert!(buf.windows(2).all(|w| w[0].time_ns <= w[1].time_ns));
+//! assert!((1800..2200).contains(&buf.len()));
+//! // Unknown kinds name the line and the known kinds.
+//! let e = WorkloadSpec::from_toml_str("name = \"x\"\nkind = \"zipff\"\n", "w.toml").unwrap_err();
+//! assert!(e.to_string().starts_with("w.toml: line 2: unknown workload kind `zipff` (known: zipf,"));
+//! assert!(workload::builtin("homelab").is_some());
+//! ```
+
+mod builtins;
+mod error;
+mod generator;
+mod rng;
+mod spec;
+
+pub use error::WorkloadError;
+pub use generator::Generator;
+pub(crate) use spec::bytes as spec_bytes;
+
+/// The first line holding `key = …`.
+pub(crate) fn find_key_line(text: &str, key: &str) -> Option<usize> {
+    error::find_line(text, 1, |l| error::key_of(l) == Some(key))
+}
+
+use serde::{Deserialize, Serialize};
+use spec::{Shape, validate};
+
+/// The names [`builtin`] knows.
+pub const BUILTINS: &[&str] = &[
+    "homelab", "zipf", "scan", "loop", "mixture", "oltp", "backup", "bonnie",
+];
+
+/// The workload kinds a description may use.
+pub const KINDS: &[&str] = &[
+    "zipf", "scan", "loop", "mixture", "oltp", "backup", "bonnie",
+];
+
+/// A built-in workload by name (see [`BUILTINS`]).
+pub fn builtin(name: &str) -> Option<WorkloadSpec> {
+    let text = builtins::toml_of(name)?;
+    // The built-in texts are tested to parse.
+    WorkloadSpec::from_toml_str(text, &format!("builtin:{name}")).ok()
+}
+
+/// The TOML text of a built-in workload (what `examples/<name>.toml` holds).
+pub fn builtin_toml(name: &str) -> Option<&'static str> {
+    builtins::toml_of(name)
+}
+
+/// A workload: one kind, or a mixture of weighted components (TOML, tagged
+/// by `kind`).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct WorkloadSpec {
+    shape: Shape,
+}
+
+/// One phase of a phased workload (bonnie++): its name and time window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseSpan {
+    /// `putc`, `write`, `rewrite`, `getc`, `read` or `seeks`.
+    pub name: &'static str,
+    /// Start (ns).
+    pub start_ns: u64,
+    /// End (ns, exclusive).
+    pub end_ns: u64,
+}
+
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn secs(s: f64) -> String {
+    if s >= 120.0 && (s / 60.0).fract() == 0.0 {
+        format!("{} min", s / 60.0)
+    } else {
+        format!("{s} s")
+    }
+}
+
+fn size(b: u64) -> String {
+    arclab_arc::units::format_bytes(b)
+}
+
+impl WorkloadSpec {
+    /// Parse and check a TOML description; `origin` names it in errors.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<WorkloadSpec, WorkloadError> {
+        let spec: WorkloadSpec = toml::from_str(text)
+            .map_err(|e| WorkloadError::from_toml(text, origin, &e, &KINDS.join(", ")))?;
+        spec.check().map_err(|i| {
+            let line = error::line_of_key(text, i.component, i.key);
+            let at = i.component.map(|c| format!("component {}: ", c + 1));
+            WorkloadError::new(
+                origin,
+                line,
+                format!("{}{}", at.unwrap_or_default(), i.message),
+            )
+        })?;
+        Ok(spec)
+    }
+
+    /// The TOML form ([`WorkloadSpec::from_toml_str`] reads it back).
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+
+    fn check(&self) -> Result<(), spec::Invalid> {
+        validate(&self.shape, None, true)?;
+        let d = self.shape.common().duration_secs;
+        if d.is_none() && !matches!(self.shape, Shape::Bonnie(_)) {
+            return Err(spec::Invalid {
+                component: None,
+                key: "duration_secs",
+                message: "`duration_secs` is missing (simulated seconds to run)".into(),
+            });
+        }
+        if self.expected_requests() == 0 {
+            return Err(spec::Invalid {
+                component: None,
+                key: "rate",
+                message: "empty workload: it produces no requests".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The workload's name (its kind when it has none).
+    pub fn name(&self) -> &str {
+        self.shape
+            .common()
+            .name
+            .as_deref()
+            .unwrap_or(self.shape.kind())
+    }
+
+    /// The `kind` of the top-level table.
+    pub fn kind(&self) -> &'static str {
+        self.shape.kind()
+    }
+
+    /// Simulated duration (bonnie: its phases at the device model's speeds,
+    /// unless `duration_secs` cuts it short).
+    pub fn duration_ns(&self) -> u64 {
+        let d = self.shape.common().duration_secs;
+        let s = match &self.shape {
+            Shape::Bonnie(k) => d.unwrap_or(f64::MAX).min(Shape::bonnie_secs(k)),
+            _ => d.unwrap_or(0.0),
+        };
+        (s * 1e9) as u64
+    }
+
+    /// About how many requests the generator produces.
+    pub fn expected_requests(&self) -> u64 {
+        let dur = self.duration_ns() as f64 / 1e9;
+        match &self.shape {
+            Shape::Mixture(m) => m
+                .components
+                .iter()
+                .zip(spec::component_rates(m))
+                .map(|(c, r)| leaf_requests(c, r, dur))
+                .sum(),
+            s => leaf_requests(s, s.common().rate.unwrap_or(0.0), dur),
+        }
+    }
+
+    /// Requests per second on average.
+    pub fn mean_rate(&self) -> f64 {
+        let d = self.duration_ns() as f64 / 1e9;
+        if d > 0.0 {
+            self.expected_requests() as f64 / d
+        } else {
+            0.0
+        }
+    }
+
+    /// The phases and their time windows (bonnie only; empty otherwise).
+    pub fn phases(&self) -> Vec<PhaseSpan> {
+        match &self.shape {
+            Shape::Bonnie(k) => generator::bonnie_windows(k)
+                .into_iter()
+                .map(|(name, start_ns, end_ns)| PhaseSpan {
+                    name,
+                    start_ns,
+                    end_ns,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// One line: name, rate, footprint, shape, duration.
+    pub fn describe(&self) -> String {
+        let dur = secs(self.duration_ns() as f64 / 1e9);
+        let head = format!(
+            "{}: {} req/s",
+            self.name(),
+            group(self.mean_rate().round() as u64)
+        );
+        let what = match &self.shape {
+            Shape::Mixture(m) => {
+                let parts: Vec<String> = m.components.iter().map(leaf_brief).collect();
+                let total: u64 = m.components.iter().map(footprint).sum();
+                format!("over ~{}: {}", size(total), parts.join(" + "))
+            }
+            s => leaf_brief(s),
+        };
+        format!("{head}, {what}, {dur}")
+    }
+
+    /// A generator for this workload: the same `seed` gives the same stream.
+    pub fn generator(&self, seed: u64) -> Generator {
+        Generator::new(&self.shape, self.duration_ns(), seed)
+    }
+}
+
+/// Distinct bytes a component touches (periodic scans of new files: one pass).
+fn footprint(s: &Shape) -> u64 {
+    match s {
+        Shape::Zipf(k) => k.objects * k.size,
+        Shape::Scan(k) => k.bytes,
+        Shape::Loop(k) => k.bytes,
+        Shape::Oltp(k) => k.bytes,
+        Shape::Backup(k) => k.files * k.file_bytes,
+        Shape::Bonnie(k) => k.file_bytes,
+        Shape::Mixture(m) => m.components.iter().map(footprint).sum(),
+    }
+}
+
+fn leaf_brief(s: &Shape) -> String {
+    let b = size(s.block());
+    match s {
+        Shape::Zipf(k) => format!("Zipf {} over {} of {b} blocks", k.alpha, size(footprint(s))),
+        Shape::Scan(k) => match k.period_secs {
+            Some(p) => format!("{} scan every {}", size(k.bytes), secs(p)),
+            None => format!("one {} scan", size(k.bytes)),
+        },
+        Shape::Loop(k) => format!("loop over {}", size(k.bytes)),
+        Shape::Oltp(k) => format!(
+            "OLTP {} DB, {b} pages, Zipf {}, {:.0} % writes",
+            size(k.bytes),
+            k.alpha,
+            k.write_fraction * 100.0
+        ),
+        Shape::Backup(k) => format!(
+            "backup of {} files × ~{}",
+            group(k.files),
+            size(k.file_bytes)
+        ),
+        Shape::Bonnie(k) => format!("bonnie++ on a {} file, {b} records", size(k.file_bytes)),
+        Shape::Mixture(_) => "mixture".into(),
+    }
+}
+
+fn leaf_requests(s: &Shape, rate: f64, dur: f64) -> u64 {
+    match s {
+        Shape::Scan(k) => {
+            let blocks = (k.bytes / k.size) as f64;
+            let pass = blocks / rate;
+            let active = (dur - k.start_secs).max(0.0);
+            let n = match k.period_secs {
+                Some(p) => {
+                    let period = p.max(pass);
+                    let full = (active / period).floor();
+                    full * blocks + ((active - full * period) * rate).min(blocks)
+                }
+                None => (active * rate).min(blocks),
+            };
+            n as u64
+        }
+        Shape::Bonnie(k) => {
+            let blocks = k.file_bytes / k.size;
+            let pc = k.perchr_bytes.div_ceil(k.size).min(blocks);
+            // putc + write + rewrite (read and write) + getc + read + seeks (+10 % writes)
+            let all = 2 * pc + 4 * blocks + k.seeks + k.seeks / 10;
+            let full = Shape::bonnie_secs(k);
+            (all as f64 * (dur / full).min(1.0)) as u64
+        }
+        Shape::Zipf(k) => prefilled(k.prefill, k.objects, rate, dur),
+        Shape::Oltp(k) => prefilled(k.prefill, k.bytes / k.size, rate, dur),
+        _ => (rate * dur) as u64,
+    }
+}
+
+/// Requests of a Zipf stream that first reads its `n` objects once.
+fn prefilled(prefill: bool, n: u64, rate: f64, dur: f64) -> u64 {
+    if !prefill {
+        return (rate * dur) as u64;
+    }
+    let fill = n as f64 / generator::PREFILL_RATE;
+    if dur <= fill {
+        (dur * generator::PREFILL_RATE) as u64
+    } else {
+        n + ((dur - fill) * rate) as u64
+    }
+}

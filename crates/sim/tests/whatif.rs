@@ -1,0 +1,206 @@
+//! The what-if runner: calibration of the homelab workload against the blog
+//! post, bonnie++ with prefetch on and off, parallel = sequential, and the
+//! scenario's errors.
+
+use arclab_arc::Op;
+use arclab_sim::PolicyKind;
+use arclab_sim::replay::Target;
+use arclab_sim::scenario::{self, Scenario};
+use arclab_sim::whatif::{self, RunResult, RunSpec};
+use arclab_sim::workload::{self, WorkloadSpec};
+use arclab_sim::zfs::{ZfsArc, ZfsSpec};
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+fn show(r: &RunResult) {
+    println!(
+        "{:>8}: {} req ({:.0}/s), hit ratio {:.4} %, {:.1} misses/s, mean {:.2} GiB, peak {:.2} GiB, c_max {:.2} GiB, deficit {:.3e} B·s, giveback {:?}",
+        r.label,
+        r.n_req,
+        r.n_req as f64 / ((r.duration_ns - r.warmup_ns) as f64 / 1e9),
+        r.hit_ratio * 100.0,
+        r.misses_per_sec,
+        r.mean_size_bytes / GIB,
+        r.peak_size_bytes as f64 / GIB,
+        r.c_max_bytes as f64 / GIB,
+        r.pressure_deficit_byte_seconds,
+        r.giveback
+            .iter()
+            .map(|g| format!(
+                "{:.2} GiB in {} s at {} s",
+                g.bytes as f64 / GIB,
+                g.duration_ns / 1_000_000_000,
+                g.start_ns / 1_000_000_000
+            ))
+            .collect::<Vec<_>>()
+    );
+}
+
+/// Calibration (docs/whatif.md): the homelab workload and scenario on the
+/// 2.3 model, uncapped vs `zfs_arc_max` = 8 GiB.
+#[test]
+fn homelab_calibration() {
+    let sc = scenario::builtin("homelab").unwrap();
+    let w = workload::builtin("homelab").unwrap();
+    println!("{}", w.describe());
+    let specs = vec![
+        RunSpec::zfs("default", &sc, None).unwrap(),
+        RunSpec::zfs("8G", &sc, Some(8 << 30)).unwrap(),
+    ];
+    let t = std::time::Instant::now();
+    let r = whatif::run_all(&specs, &w, 1, 2, &|_, _| {});
+    println!("2 runs in {:.1} s", t.elapsed().as_secs_f64());
+    for x in &r {
+        show(x);
+    }
+    let (u, c) = (&r[0], &r[1]);
+    let secs = (u.duration_ns - u.warmup_ns) as f64 / 1e9;
+    let rate = u.n_req as f64 / secs;
+    assert!((19_000.0..25_000.0).contains(&rate), "reads/s {rate}");
+    assert!(
+        (8.0..15.0).contains(&(u.mean_size_bytes / GIB)),
+        "uncapped mean size"
+    );
+    let drop = (u.peak_size_bytes as f64 - c.peak_size_bytes as f64) / GIB;
+    assert!((2.0..7.0).contains(&drop), "peak drop {drop:.2} GiB");
+    assert!(c.hit_ratio > 0.95, "capped hit ratio");
+    assert!(
+        c.misses_per_sec > 3.0 * u.misses_per_sec,
+        "capped misses/s not > 3×"
+    );
+    assert!(
+        u.giveback.iter().any(|g| g.bytes > 1 << 30),
+        "no give-back under pressure"
+    );
+}
+
+/// Demand read misses per bonnie++ phase with prefetch on or off.
+fn bonnie_misses(prefetch: bool) -> Vec<(&'static str, u64, u64)> {
+    let sc = scenario::builtin("bonnie").unwrap();
+    let w = workload::builtin("bonnie").unwrap();
+    let mut z = ZfsArc::new(&ZfsSpec {
+        config: sc.arc_config(None).unwrap(),
+        prefetch,
+    });
+    z.arc_mut().set_other_demand(sc.demand_at(0));
+    let phases = w.phases();
+    let mut per: Vec<(&'static str, u64, u64)> = phases.iter().map(|p| (p.name, 0, 0)).collect();
+    let mut g = w.generator(1);
+    let mut buf = Vec::new();
+    while g.next_batch(&mut buf, 1 << 16) > 0 {
+        for r in &buf {
+            let hit = z.access(r);
+            if r.op == Op::Read {
+                let i = phases
+                    .iter()
+                    .position(|p| r.time_ns < p.end_ns)
+                    .unwrap_or(phases.len() - 1);
+                per[i].1 += 1;
+                per[i].2 += u64::from(!hit);
+            }
+        }
+        buf.clear();
+    }
+    per
+}
+
+/// The mailing-list table's direction: sequential block input misses less
+/// with prefetch on.
+#[test]
+fn bonnie_prefetch_on_reduces_block_input_misses() {
+    let off = bonnie_misses(false);
+    let on = bonnie_misses(true);
+    for (a, b) in off.iter().zip(&on) {
+        println!(
+            "{:>8}: reads {:>7}, misses off {:>7}, on {:>7}",
+            a.0, a.1, a.2, b.2
+        );
+    }
+    let read = |v: &[(&str, u64, u64)]| v.iter().find(|p| p.0 == "read").unwrap().2;
+    let (m_off, m_on) = (read(&off), read(&on));
+    assert!(
+        m_off > 100_000,
+        "16 GiB of 128 KiB records do not fit a 6 GiB ARC: {m_off}"
+    );
+    assert!(m_on * 10 < m_off, "prefetch on {m_on} vs off {m_off}");
+}
+
+/// run_all gives the same results in parallel as one by one, in order.
+#[test]
+fn run_all_parallel_equals_sequential() {
+    let sc = scenario::builtin("homelab").unwrap();
+    let w = WorkloadSpec::from_toml_str(
+        "kind = \"mixture\"\nrate = 20000\nduration_secs = 3\n[[components]]\nkind = \"zipf\"\nalpha = 1.0\nobjects = 20000\n[[components]]\nkind = \"scan\"\nbytes = \"256MiB\"\n",
+        "inline",
+    )
+    .unwrap();
+    let mut specs = vec![
+        RunSpec::zfs("default", &sc, None).unwrap(),
+        RunSpec::zfs("1G", &sc, Some(1 << 30)).unwrap(),
+        RunSpec::policy("lru-1G", PolicyKind::Lru, &sc, Some(1 << 30)),
+    ];
+    let mut sampled = RunSpec::zfs("1G-sampled", &sc, Some(1 << 30)).unwrap();
+    sampled.sample_rate = Some(0.1);
+    specs.push(sampled);
+    let seq = whatif::run_all(&specs, &w, 5, 1, &|_, _| {});
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let par = whatif::run_all(&specs, &w, 5, 3, &|done, total| {
+        assert!(done <= total);
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    });
+    assert_eq!(calls.into_inner(), 4);
+    for (a, b) in seq.iter().zip(&par) {
+        assert_eq!(
+            (&a.label, a.n_req, a.n_miss, &a.series),
+            (&b.label, b.n_req, b.n_miss, &b.series)
+        );
+    }
+    assert_eq!(seq[3].sampled, Some(0.1));
+    assert!(matches!(specs[2].target, Target::Policy(PolicyKind::Lru)));
+    assert_eq!(seq[2].c_max_bytes, 1 << 30);
+    assert!(seq[1].n_miss >= seq[0].n_miss);
+}
+
+/// Scenario errors name what is wrong.
+#[test]
+fn scenario_errors() {
+    let sc = scenario::builtin("homelab").unwrap();
+    let e = sc.arc_config(Some(32 << 30)).unwrap_err().to_string();
+    assert!(e.contains("arc_max") && e.contains("RAM"), "{e}");
+    let e = Scenario::from_toml_str(
+        "name = \"x\"\nram_bytes = \"8GiB\"\narc_max = \"9GiB\"\n",
+        "s.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("s.toml: line 3: arc_max 9.00 GiB is not below the RAM"),
+        "{e}"
+    );
+    let e = Scenario::from_toml_str(
+        "name = \"x\"\nram_bytes = \"8GiB\"\n[tunables]\ntxg_timout = 5\n",
+        "s.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("s.toml: line 4: unknown tunable `txg_timout`"),
+        "{e}"
+    );
+    let e = Scenario::from_toml_str("name = \"x\"\nram_bytes = \"8GiB\"\nswap = 1\n", "s.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("s.toml: line 3: unknown field `swap`"), "{e}");
+    let e = Scenario::from_toml_str("name = \"x\"\nram_bytes = \"-8GiB\"\n", "s.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("s.toml: line 2:"), "{e}");
+    for name in scenario::BUILTINS {
+        let s = scenario::builtin(name).unwrap();
+        assert_eq!(
+            Scenario::from_toml_str(&s.to_toml_string(), "rt").unwrap(),
+            s
+        );
+        assert!(workload::builtin(s.workload.as_deref().unwrap()).is_some());
+    }
+}
