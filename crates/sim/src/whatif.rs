@@ -88,6 +88,7 @@ impl RunSpec {
             target: Target::Zfs(Box::new(ZfsSpec {
                 config,
                 prefetch: scenario.prefetch,
+                block_keys: true,
             })),
             scenario: sc,
             sample_rate: None,
@@ -240,6 +241,7 @@ pub fn run(spec: &RunSpec, source: &mut dyn FnMut(&mut Vec<Request>, usize) -> u
             let mut arc = ZfsArc::new(&ZfsSpec {
                 config,
                 prefetch: z.prefetch,
+                block_keys: z.block_keys,
             });
             let r = rate.unwrap_or(1.0);
             let p = &sc.pinned;

@@ -315,6 +315,7 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
     let mut opts = Options::new(before, after);
     opts.alpha = args.alpha;
     opts.batches = args.batches;
+    opts.keep_plot = args.plot.is_some() || args.report.is_some();
     opts.change = change.or_else(|| {
         data.changes
             .iter()

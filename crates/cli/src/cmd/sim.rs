@@ -272,6 +272,7 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                             let spec = ZfsSpec {
                                 config,
                                 prefetch: pf == OnOff::On,
+                                block_keys: false,
                             };
                             jobs.push(Job {
                                 target: Target::Zfs(Box::new(spec)),

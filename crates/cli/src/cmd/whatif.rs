@@ -249,7 +249,12 @@ fn plan(
                         .map_err(|e| anyhow::anyhow!("cap {label}: {e}"))?;
                     let version = config.behaviour.release.to_string();
                     let target = match policy {
-                        PolicyName::ZfsArc => Target::Zfs(Box::new(ZfsSpec { config, prefetch })),
+                        PolicyName::ZfsArc => Target::Zfs(Box::new(ZfsSpec {
+                            config,
+                            prefetch,
+                            // Workload keys carry files and blocks; trace keys do not.
+                            block_keys: args.trace.is_none(),
+                        })),
                         // A baseline's capacity: the scenario's arc_max, else the default c_max.
                         PolicyName::Baseline(kind) => Target::Policy(kind),
                     };
