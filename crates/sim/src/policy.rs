@@ -16,6 +16,14 @@ pub trait Policy {
     /// larger than the whole cache, which libCacheSim does not admit either.
     fn access(&mut self, req: &Request) -> bool;
 
+    /// A hint that `key` is about to be accessed: stage 0 starts loading its
+    /// table bucket, stage 1 its node (issue stage 0 further ahead). Never
+    /// changes a result; the default does nothing.
+    #[inline(always)]
+    fn prefetch(&self, key: u64, stage: u8) {
+        let _ = (key, stage);
+    }
+
     /// The capacity given at construction, in the policy's unit.
     fn capacity(&self) -> u64;
 

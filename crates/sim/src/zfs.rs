@@ -124,6 +124,17 @@ impl ZfsArc {
         }
     }
 
+    /// A hint that `req` comes soon (see [`ArcCache::prefetch`]).
+    #[inline(always)]
+    pub fn prefetch(&self, req: &Request, stage: u8) {
+        let key = if self.block_keys {
+            req.key
+        } else {
+            block_key(0, 0, Self::blkid_of(req.key))
+        };
+        self.arc.prefetch(key, stage);
+    }
+
     /// Process one request; returns whether a demand read was served without
     /// a disk read (an ARC hit or I/O hit). Writes and deletes return true.
     #[inline]

@@ -284,6 +284,18 @@ impl ArcCache {
         self.c
     }
 
+    /// A hint that `key` is about to be accessed: stage 0 starts loading its
+    /// hash bucket, stage 1 the header it names. Never changes a result.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64, stage: u8) {
+        let h = hash_key(key);
+        if stage == 0 {
+            self.ix.prefetch_bucket(h);
+        } else {
+            self.ix.prefetch_node(h);
+        }
+    }
+
     /// Current `size` (the §6.5 identity: buffers + headers + dbuf/dnode/bonus).
     #[inline]
     pub fn size(&self) -> u64 {

@@ -37,6 +37,16 @@ impl Lru {
 }
 
 impl Policy for Lru {
+    #[inline(always)]
+    fn prefetch(&self, key: u64, stage: u8) {
+        let h = hash_key(key);
+        if stage == 0 {
+            self.ix.prefetch_bucket(h);
+        } else {
+            self.ix.prefetch_node(h);
+        }
+    }
+
     #[inline]
     fn access(&mut self, req: &Request) -> bool {
         let h = hash_key(req.key);
