@@ -536,7 +536,7 @@ mod tests {
             let key = x % 500;
             let h = hash_key(key);
             match model.get(&key) {
-                Some(&i) if x % 3 == 0 => {
+                Some(&i) if x.is_multiple_of(3) => {
                     ix.remove(i);
                     model.remove(&key);
                 }
@@ -546,7 +546,7 @@ mod tests {
                     model.insert(key, ix.insert(h, key, 1, 0));
                 }
             }
-            if step % 997 == 0 {
+            if step.is_multiple_of(997) {
                 ix.check().unwrap();
             }
         }
