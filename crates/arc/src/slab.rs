@@ -529,7 +529,7 @@ mod tests {
         let mut ix = Index::with_capacity(2);
         let mut model = std::collections::HashMap::new();
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for step in 0..20_000 {
+        for step in 0..20_000u32 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
