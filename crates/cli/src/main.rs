@@ -39,6 +39,14 @@ enum Command {
     /// Check tunables files, or plan a cap on zfs_arc_max.
     #[command(subcommand)]
     Tune(cmd::tune::TuneCommand),
+    /// Export series from a Prometheus-compatible server into a file.
+    Export(cmd::export::ExportArgs),
+    /// Sample arcstats into a SQLite recording (hosts without Prometheus).
+    Record(cmd::record::RecordArgs),
+    /// Record a change marker ("zfs_arc_max=8G") in a recording.
+    Change(cmd::change::ChangeArgs),
+    /// Compare before and after a change: rates, gauges, hit ratio, uncertainty.
+    Compare(cmd::compare::CompareArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +66,10 @@ fn main() -> ExitCode {
         Command::Status(args) => cmd::status::run(args),
         Command::Top(args) => cmd::top::run(args),
         Command::Tune(c) => cmd::tune::run(c),
+        Command::Export(args) => cmd::export::run(args),
+        Command::Record(args) => cmd::record::run(args),
+        Command::Change(args) => cmd::change::run(args),
+        Command::Compare(args) => cmd::compare::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

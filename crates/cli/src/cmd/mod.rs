@@ -1,6 +1,10 @@
 //! One module per subcommand.
 
+pub(crate) mod change;
+pub(crate) mod compare;
+pub(crate) mod export;
 pub(crate) mod limits;
+pub(crate) mod record;
 pub(crate) mod sim;
 pub(crate) mod status;
 pub(crate) mod top;

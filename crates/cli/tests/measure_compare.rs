@@ -1,0 +1,286 @@
+//! `arclab compare` on files: the blog's numbers, output formats, plots and
+//! reports, and bad input (clear errors, exit 1 or 2, outputs left intact).
+
+mod measure_support;
+
+use measure_support::{blog_export, fails, json, ok, write_export};
+
+const BEFORE: &str = "2025-09-11..2025-09-21";
+const AFTER: &str = "2025-09-22..2025-10-02";
+
+#[test]
+fn the_blog_numbers_come_back_in_text_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let f = f.to_str().unwrap();
+    let text = ok(&["compare", f, "--before", BEFORE, "--after", AFTER]);
+    let line = |start: &str| {
+        text.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("{start}: {text}"))
+            .to_string()
+    };
+    let hr = line("hit ratio");
+    assert!(hr.contains("99.91%") && hr.contains("98.67%"), "{hr}");
+    assert!(line("hits/s").contains("~ (p="), "{text}");
+    let m = line("misses/s");
+    assert!(
+        m.contains("20.00") && m.contains("297.00") && m.contains("+1385.00%"),
+        "{m}"
+    );
+    assert!(line("miss multiplier").contains("14.85×"));
+    let peak = line("ARC size, peak");
+    assert!(
+        peak.contains("15.00 GiB") && peak.contains("11.00 GiB") && peak.contains("-4.00 GiB"),
+        "{peak}"
+    );
+    assert!(line("ARC size, median").contains("8.40 GiB"));
+    assert!(
+        text.contains("uncertainty: batch means: 10 equal batches per window (1d each"),
+        "{text}"
+    );
+    assert!(
+        text.contains("change  zfs_arc_max=8G at 2025-09-21T14:00:00Z"),
+        "{text}"
+    );
+    let j = json(&["compare", f, "--before", BEFORE, "--after", AFTER, "--json"]);
+    let d = &j["derived"];
+    assert_eq!(
+        format!("{:.4}", d["hit_ratio"]["after"].as_f64().unwrap()),
+        "0.9867"
+    );
+    assert_eq!(
+        format!("{:.2}", d["misses_per_sec"]["before"].as_f64().unwrap()),
+        "20.00"
+    );
+    assert_eq!(
+        format!("{:.2}", d["misses_per_sec"]["after"].as_f64().unwrap()),
+        "297.00"
+    );
+    assert_eq!(
+        format!("{:.0}", d["hits_per_sec"]["after"].as_f64().unwrap()),
+        "22000"
+    );
+    assert_eq!(
+        format!("{:.2}", d["miss_multiplier"].as_f64().unwrap()),
+        "14.85"
+    );
+    assert!(j["series"].as_array().unwrap().len() >= 13);
+    assert!(j["method"].as_str().unwrap().starts_with("batch means"));
+}
+
+#[test]
+fn around_a_recorded_change_and_other_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let f = f.to_str().unwrap();
+    let j = json(&[
+        "compare",
+        f,
+        "--around",
+        "zfs_arc_max=8G",
+        "--days",
+        "9",
+        "--skip",
+        "1d",
+        "--json",
+    ]);
+    assert_eq!(j["change"]["what"], "zfs_arc_max=8G");
+    assert!((j["derived"]["miss_multiplier"].as_f64().unwrap() - 14.85).abs() < 0.2);
+    let csv = ok(&[
+        "compare",
+        f,
+        "--before",
+        BEFORE,
+        "--after",
+        AFTER,
+        "--csv",
+        "--metrics",
+        "arc",
+    ]);
+    assert!(
+        csv.starts_with("section,metric,instance,labels,kind,stat,before,after,ratio,ci95,p\n")
+    );
+    assert!(csv.contains("derived,hit_ratio,nas:9100,"));
+    let md = ok(&[
+        "compare",
+        f,
+        "--before",
+        BEFORE,
+        "--after",
+        AFTER,
+        "--markdown",
+        "--metrics",
+        "node_zfs_arc_hits,node_zfs_arc_misses",
+    ]);
+    assert!(md.contains("| hit ratio | 99.91% | 98.67% |"), "{md}");
+    assert!(!md.contains("node_zfs_arc_size"));
+    // A gauge forced to be a counter, and a metric that is not the ARC's.
+    let j = json(&[
+        "compare",
+        f,
+        "--before",
+        BEFORE,
+        "--after",
+        AFTER,
+        "--json",
+        "--metrics",
+        "node_zfs_arc_c_max",
+        "--counter",
+        "node_zfs_arc_c_max",
+    ]);
+    assert_eq!(j["series"][0]["kind"], "counter");
+    assert_eq!(j["series"][0]["kind_source"], "override");
+}
+
+#[test]
+fn plots_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let (png, svg, html) = (
+        dir.path().join("p.png"),
+        dir.path().join("p.svg"),
+        dir.path().join("r.html"),
+    );
+    for p in [&png, &svg] {
+        ok(&[
+            "compare",
+            f.to_str().unwrap(),
+            "--before",
+            BEFORE,
+            "--after",
+            AFTER,
+            "--plot",
+            p.to_str().unwrap(),
+            "--report",
+            html.to_str().unwrap(),
+        ]);
+    }
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        s.contains("<svg") && s.contains("node_zfs_arc_size"),
+        "plot text missing (font?)"
+    );
+    let h = std::fs::read_to_string(&html).unwrap();
+    assert!(h.starts_with("<!DOCTYPE html>") && h.contains("<svg") && h.contains("98.67%"));
+    assert!(!h.contains("<script") && !h.contains("<link") && !h.contains(" src="));
+    fails(
+        &[
+            "compare",
+            f.to_str().unwrap(),
+            "--before",
+            BEFORE,
+            "--after",
+            AFTER,
+            "--plot",
+            dir.path().join("p.gif").to_str().unwrap(),
+        ],
+        1,
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_error_and_outputs_survive() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let fs = f.to_str().unwrap();
+    let w = ["--before", BEFORE, "--after", AFTER];
+    let run = |src: &str, extra: &[&str], code: i32| {
+        let mut a = vec!["compare", src];
+        a.extend_from_slice(&w);
+        a.extend_from_slice(extra);
+        fails(&a, code)
+    };
+    // Truncated gzip.
+    let bytes = std::fs::read(&f).unwrap();
+    let trunc = dir.path().join("trunc.json.gz");
+    std::fs::write(&trunc, &bytes[..bytes.len() / 3]).unwrap();
+    assert!(run(trunc.to_str().unwrap(), &[], 1).contains("truncated or damaged"));
+    // JSON of the wrong shape (a raw API answer), and not JSON at all.
+    let wrong = dir.path().join("wrong.json");
+    std::fs::write(
+        &wrong,
+        r#"{"status":"success","data":{"resultType":"matrix","result":[]}}"#,
+    )
+    .unwrap();
+    assert!(run(wrong.to_str().unwrap(), &[], 1).contains("not an arclab export file"));
+    std::fs::write(&wrong, "hello").unwrap();
+    assert!(run(wrong.to_str().unwrap(), &[], 1).contains("not an arclab export file"));
+    // A newer format.
+    let newer = dir.path().join("newer.json");
+    std::fs::write(
+        &newer,
+        r#"{"format":"arclab-export","version":99,"request":{},"results":[]}"#,
+    )
+    .unwrap();
+    assert!(run(newer.to_str().unwrap(), &[], 1).contains("newer than this arclab reads"));
+    // Unknown metric.
+    assert!(
+        run(fs, &["--metrics", "node_zfs_arc_nope"], 1)
+            .contains("unknown metric `node_zfs_arc_nope`")
+    );
+    // Windows that do not overlap the data.
+    let e = fails(
+        &[
+            "compare",
+            fs,
+            "--before",
+            "2020-01-01..2020-01-02",
+            "--after",
+            "2020-01-03..2020-01-04",
+        ],
+        1,
+    );
+    assert!(
+        e.contains("no samples inside the windows") && e.contains("2025-09-11T00:00:00Z"),
+        "{e}"
+    );
+    // --before after --after, bad windows, missing windows: usage (2).
+    assert!(
+        fails(&["compare", fs, "--before", AFTER, "--after", BEFORE], 2)
+            .contains("must end before")
+    );
+    fails(
+        &[
+            "compare",
+            fs,
+            "--before",
+            "2025-09-21..2025-09-11",
+            "--after",
+            AFTER,
+        ],
+        2,
+    );
+    fails(
+        &[
+            "compare",
+            fs,
+            "--before",
+            "yesterday..today",
+            "--after",
+            AFTER,
+        ],
+        2,
+    );
+    fails(&["compare", fs], 2);
+    fails(&["compare", fs, "--around", "no-such-change"], 2);
+    // A failing run leaves existing outputs alone.
+    let report = dir.path().join("keep.html");
+    std::fs::write(&report, "old report").unwrap();
+    run(
+        fs,
+        &["--metrics", "nope", "--report", report.to_str().unwrap()],
+        1,
+    );
+    run(
+        trunc.to_str().unwrap(),
+        &["--report", report.to_str().unwrap()],
+        1,
+    );
+    assert_eq!(std::fs::read_to_string(&report).unwrap(), "old report");
+    // An empty export.
+    let empty = dir.path().join("empty.json.gz");
+    write_export(&Default::default(), &empty);
+    assert!(run(empty.to_str().unwrap(), &[], 1).contains("holds no series"));
+}

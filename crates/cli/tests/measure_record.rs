@@ -1,0 +1,224 @@
+//! `arclab record` and `arclab change`: a SQLite recording that survives a
+//! kill, resumes into the same file, and compares like an export.
+
+mod measure_support;
+
+use measure_support::{arcstats_text, fails, json, ok, shared};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn procfs(dir: &Path, text: &str) -> String {
+    let k = dir.join("proc/spl/kstat/zfs");
+    std::fs::create_dir_all(&k).unwrap();
+    std::fs::write(k.join("arcstats"), text).unwrap();
+    dir.join("proc").display().to_string()
+}
+
+fn count(db: &Path) -> u64 {
+    arclab_metrics::store::Store::open_existing(db)
+        .unwrap()
+        .sample_count()
+        .unwrap()
+}
+
+#[test]
+fn records_real_arcstats_fixtures_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = shared().join("fixtures/arcstats/linux-openzfs22plus-telegraf.arcstats");
+    let proc = procfs(dir.path(), &std::fs::read_to_string(fixture).unwrap());
+    let db = dir.path().join("arc.db");
+    let dbs = db.to_str().unwrap();
+    ok(&[
+        "record",
+        "--db",
+        dbs,
+        "--procfs",
+        &proc,
+        "--interval",
+        "100ms",
+        "--count",
+        "2",
+        "--host",
+        "nas",
+    ]);
+    assert_eq!(count(&db), 2);
+    ok(&[
+        "record",
+        "--db",
+        dbs,
+        "--procfs",
+        &proc,
+        "--interval",
+        "100ms",
+        "--count",
+        "2",
+    ]);
+    assert_eq!(count(&db), 4);
+    let d = arclab_metrics::store::Store::open_existing(&db)
+        .unwrap()
+        .dataset()
+        .unwrap();
+    assert!(d.series.len() > 100, "every arcstats row is kept");
+    assert!(d.series.iter().all(|s| s.labels["instance"] == "nas"));
+    // A missing procfs creates no database.
+    let none = dir.path().join("none.db");
+    fails(
+        &[
+            "record",
+            "--db",
+            none.to_str().unwrap(),
+            "--procfs",
+            "/nonexistent",
+            "--count",
+            "1",
+        ],
+        1,
+    );
+    assert!(!none.exists());
+}
+
+#[test]
+fn change_markers_and_compare_on_a_recording() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arc.db");
+    let dbs = db.to_str().unwrap();
+    // Write samples through the library with known times, then mark changes.
+    {
+        let mut s = arclab_metrics::store::Store::create_or_open(&db, "nas").unwrap();
+        for i in 0..=240u32 {
+            let t = 1_700_000_000.0 + f64::from(i) * 30.0;
+            let misses = if i <= 120 {
+                10.0 * f64::from(i) * 30.0
+            } else {
+                36_000.0 + 40.0 * f64::from(i - 120) * 30.0
+            };
+            s.insert_sample(
+                t,
+                &[
+                    ("hits", 1000.0 * f64::from(i) * 30.0),
+                    ("misses", misses),
+                    ("size", 8e9),
+                ],
+            )
+            .unwrap();
+        }
+    }
+    ok(&[
+        "change",
+        "zfs_arc_max=8G",
+        "--at",
+        "1700003600",
+        "--db",
+        dbs,
+    ]);
+    ok(&["change", "autotrim=on", "--at", "1700001000", "--db", dbs]);
+    let j = json(&[
+        "compare",
+        dbs,
+        "--around",
+        "zfs_arc_max=8G",
+        "--days",
+        "0.04",
+        "--skip",
+        "0s",
+        "--json",
+        "--batches",
+        "10",
+    ]);
+    assert!((j["derived"]["misses_per_sec"]["before"].as_f64().unwrap() - 10.0).abs() < 1e-9);
+    assert!((j["derived"]["misses_per_sec"]["after"].as_f64().unwrap() - 40.0).abs() < 1e-9);
+    assert!((j["derived"]["miss_multiplier"].as_f64().unwrap() - 4.0).abs() < 1e-9);
+    let w = j["warnings"].to_string();
+    assert!(
+        w.contains("confounded: another change, `autotrim=on`"),
+        "{w}"
+    );
+    fails(&["change", "  ", "--db", dbs], 2);
+    fails(&["change", "x", "--at", "soon", "--db", dbs], 2);
+}
+
+#[test]
+fn a_killed_recorder_loses_at_most_one_sample_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let proc = procfs(dir.path(), &arcstats_text(1000, 10, 8 << 30));
+    let db = dir.path().join("arc.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arclab"))
+        .args([
+            "record",
+            "--db",
+            db.to_str().unwrap(),
+            "--procfs",
+            &proc,
+            "--interval",
+            "50ms",
+        ])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !(db.exists() && std::panic::catch_unwind(|| count(&db)).unwrap_or(0) >= 5) {
+        assert!(Instant::now() < deadline, "recorder made no progress");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let n = count(&db);
+    assert!(n >= 5);
+    ok(&[
+        "record",
+        "--db",
+        db.to_str().unwrap(),
+        "--procfs",
+        &proc,
+        "--interval",
+        "50ms",
+        "--count",
+        "2",
+    ]);
+    assert_eq!(count(&db), n + 2);
+}
+
+#[test]
+fn a_database_from_a_newer_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("new.db");
+    drop(arclab_metrics::store::Store::create_or_open(&db, "h").unwrap());
+    let c = rusqlite_free_set_version(&db, 42);
+    assert!(c, "could not bump the version");
+    let e = fails(
+        &[
+            "compare",
+            db.to_str().unwrap(),
+            "--before",
+            "1..2",
+            "--after",
+            "3..4",
+        ],
+        1,
+    );
+    assert!(e.contains("newer than this arclab reads"), "{e}");
+    let e = fails(
+        &[
+            "record",
+            "--db",
+            db.to_str().unwrap(),
+            "--procfs",
+            &procfs(dir.path(), &arcstats_text(1, 1, 1)),
+            "--count",
+            "1",
+        ],
+        1,
+    );
+    assert!(e.contains("newer"), "{e}");
+}
+
+/// Set SQLite's `user_version` (header offset 60, big-endian) without a SQLite binding.
+fn rusqlite_free_set_version(db: &Path, v: u32) -> bool {
+    let mut b = std::fs::read(db).unwrap();
+    if b.len() < 100 || !b.starts_with(b"SQLite format 3\0") {
+        return false;
+    }
+    b[60..64].copy_from_slice(&v.to_be_bytes());
+    std::fs::write(db, b).is_ok()
+}

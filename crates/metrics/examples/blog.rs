@@ -1,0 +1,25 @@
+//! Print the comparison of the blog post's generated data and write its plots.
+//! `cargo run -p arclab-metrics --example blog [OUT_DIR] [--json]`
+
+use arclab_metrics::{compare, report, synth, time::Window};
+
+fn main() {
+    let out = std::env::args().nth(1).unwrap_or_else(|| ".".into());
+    let mut opts = compare::Options::new(
+        Window::parse(synth::BEFORE, 0.0).unwrap(),
+        Window::parse(synth::AFTER, 0.0).unwrap(),
+    );
+    let data = synth::blog("nas:9100");
+    opts.change = data.changes.first().cloned();
+    let c = compare::compare(&data, &opts).unwrap();
+    if std::env::args().any(|a| a == "--json") {
+        println!("{}", serde_json::to_string_pretty(&c.derived).unwrap());
+        return;
+    }
+    print!("{}", report::text(&c));
+    let dir = std::path::Path::new(&out);
+    for n in report::plot::render(&c, &dir.join("blog.png")).unwrap() {
+        eprintln!("note: {n}");
+    }
+    report::plot::render(&c, &dir.join("blog.svg")).unwrap();
+}

@@ -1,0 +1,558 @@
+//! The export file: gzipped JSON holding what was asked and the
+//! `query_range` matrices the server answered, versioned.
+//!
+//! ```json
+//! {"format": "arclab-export", "version": 1,
+//!  "created": "2025-10-12T08:00:00Z", "tool": "arclab 0.1.0",
+//!  "request": {"url": "http://prom:9090", "from": 1757548800, "to": 1759363200,
+//!              "step": 300, "metrics": "arc", "match": "{instance=\"nas:9100\"}",
+//!              "queries": ["{__name__=~\"node_zfs_arc_(size|…)\"}"]},
+//!  "metadata": {"node_cpu_seconds_total": "counter"},
+//!  "changes": [{"time": 1758456000, "what": "zfs_arc_max=8G"}],
+//!  "results": [{"query": "…", "chunks": 1, "warnings": [],
+//!               "data": {"resultType": "matrix",
+//!                        "result": [{"metric": {"__name__": "node_zfs_arc_hits", …},
+//!                                    "values": [[1757548800, "1.5e9"], …]}]}}]}
+//! ```
+//!
+//! `data` is byte for byte the shape of the API's `data` object, so a saved
+//! `curl` answer can be wrapped by hand. Readers accept plain or gzipped JSON,
+//! refuse a `version` newer than [`FORMAT_VERSION`], and ignore unknown keys.
+//! Writers go through a temporary file in the target's directory and a
+//! rename, so an existing file is never replaced by a partial one.
+//!
+//! ```
+//! use arclab_metrics::export::{ExportFile, Request, QueryResult};
+//! use arclab_metrics::series::Series;
+//! let mut f = ExportFile::new(Request { url: "http://p".into(), from: 0.0, to: 60.0, step: 15.0,
+//!     metrics: "arc".into(), r#match: String::new(), queries: vec!["up".into()] });
+//! f.results.push(QueryResult::new("up", vec![Series { labels: Default::default(), points: vec![(0.0, 1.0)] }]));
+//! let dir = tempfile::tempdir().unwrap();
+//! let p = dir.path().join("x.json.gz");
+//! f.write_atomic(&p).unwrap();
+//! let back = ExportFile::read(&p).unwrap();
+//! assert_eq!(back.dataset().series[0].points, vec![(0.0, 1.0)]);
+//! ```
+
+use crate::promapi::RawSeries;
+use crate::series::{ChangeMarker, Dataset, Labels, Series};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The newest file version this code reads and the one it writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// The `format` tag.
+pub const FORMAT_TAG: &str = "arclab-export";
+
+/// Why an export file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The gzip stream is damaged or truncated.
+    #[error("{path}: not a complete gzip stream (truncated or damaged): {message}")]
+    Gzip {
+        /// The file.
+        path: PathBuf,
+        /// The decoder's message.
+        message: String,
+    },
+    /// The JSON does not have the export file's shape.
+    #[error("{path}: not an arclab export file: {message}")]
+    Shape {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// Written by a newer arclab.
+    #[error(
+        "{path}: export format version {found} is newer than this arclab reads ({FORMAT_VERSION}); upgrade arclab"
+    )]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its version.
+        found: u32,
+    },
+}
+
+/// What was asked of the server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// Server URL, credentials removed.
+    pub url: String,
+    /// Start, unix seconds.
+    pub from: f64,
+    /// End, unix seconds.
+    pub to: f64,
+    /// Step, seconds.
+    pub step: f64,
+    /// The `--metrics` argument.
+    #[serde(default)]
+    pub metrics: String,
+    /// The `--match` argument.
+    #[serde(default)]
+    pub r#match: String,
+    /// The PromQL queries sent.
+    pub queries: Vec<String>,
+}
+
+/// One query's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryResult {
+    /// The PromQL query.
+    pub query: String,
+    /// Requests it took.
+    #[serde(default)]
+    pub chunks: usize,
+    /// The server's warnings and infos.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// The matrix, as the API's `data`.
+    pub data: Matrix,
+}
+
+impl QueryResult {
+    /// A result for `query` holding `series`.
+    pub fn new(query: &str, series: Vec<Series>) -> Self {
+        QueryResult {
+            query: query.into(),
+            chunks: 1,
+            warnings: Vec::new(),
+            data: Matrix {
+                result_type: "matrix".into(),
+                result: series.into_iter().map(ApiSeries::from).collect(),
+            },
+        }
+    }
+}
+
+/// The API's `data` object for a matrix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Matrix {
+    /// Always `matrix`.
+    #[serde(rename = "resultType")]
+    pub result_type: String,
+    /// Series.
+    pub result: Vec<ApiSeries>,
+}
+
+/// A series as the API spells it: labels and `[time, "value"]` pairs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiSeries {
+    /// Labels.
+    pub metric: Labels,
+    /// `[unix seconds, value as a string]`.
+    pub values: Vec<(f64, String)>,
+}
+
+impl From<Series> for ApiSeries {
+    fn from(s: Series) -> Self {
+        ApiSeries {
+            metric: s.labels,
+            values: s
+                .points
+                .into_iter()
+                .map(|(t, v)| (t, fmt_value(v)))
+                .collect(),
+        }
+    }
+}
+
+/// A value as Prometheus prints it (`NaN`, `+Inf`, `-Inf`, shortest round trip).
+pub fn fmt_value(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            "+Inf".into()
+        } else {
+            "-Inf".into()
+        }
+    } else {
+        format!("{v}")
+    }
+}
+
+/// A whole export file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportFile {
+    /// [`FORMAT_TAG`].
+    pub format: String,
+    /// [`FORMAT_VERSION`] when written.
+    pub version: u32,
+    /// When written (RFC 3339).
+    #[serde(default)]
+    pub created: String,
+    /// Writer, e.g. `arclab 0.1.0`.
+    #[serde(default)]
+    pub tool: String,
+    /// What was asked.
+    pub request: Request,
+    /// Metric types from the server's metadata API, if fetched.
+    #[serde(default)]
+    pub metadata: BTreeMap<String, String>,
+    /// Change markers carried along.
+    #[serde(default)]
+    pub changes: Vec<ChangeMarker>,
+    /// One entry per query.
+    pub results: Vec<QueryResult>,
+}
+
+/// Just enough structure to read fast: values borrowed from the text.
+#[derive(Deserialize)]
+struct FastFile<'a> {
+    format: String,
+    version: u32,
+    #[serde(default)]
+    metadata: BTreeMap<String, String>,
+    #[serde(default)]
+    changes: Vec<ChangeMarker>,
+    #[serde(borrow)]
+    results: Vec<FastResult<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FastResult<'a> {
+    #[serde(borrow)]
+    data: FastMatrix<'a>,
+}
+
+#[derive(Deserialize)]
+struct FastMatrix<'a> {
+    #[serde(borrow)]
+    result: Vec<RawSeries<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Head {
+    format: Option<String>,
+    version: Option<u32>,
+}
+
+impl ExportFile {
+    /// An empty file for `request`, stamped with this version.
+    pub fn new(request: Request) -> Self {
+        ExportFile {
+            format: FORMAT_TAG.into(),
+            version: FORMAT_VERSION,
+            created: String::new(),
+            tool: format!("arclab {}", env!("CARGO_PKG_VERSION")),
+            request,
+            metadata: BTreeMap::new(),
+            changes: Vec::new(),
+            results: Vec::new(),
+        }
+    }
+
+    /// Write gzipped JSON (plain JSON if the name does not end in `.gz`)
+    /// through a temporary file and a rename.
+    pub fn write_atomic(&self, path: &Path) -> Result<(), ExportError> {
+        let io = |source| ExportError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let json = serde_json::to_vec(self).map_err(|e| io(e.into()))?;
+        let gz = path.extension().is_some_and(|e| e == "gz");
+        write_atomic(path, |w| {
+            if gz {
+                let mut enc = flate2::write::GzEncoder::new(w, flate2::Compression::default());
+                enc.write_all(&json)?;
+                enc.finish()?;
+            } else {
+                w.write_all(&json)?;
+            }
+            Ok(())
+        })
+        .map_err(io)
+    }
+
+    /// Read and check a whole file (owned values; see [`read_dataset`] for
+    /// the fast path).
+    pub fn read(path: &Path) -> Result<Self, ExportError> {
+        let text = read_text(path)?;
+        check_head(path, &text)?;
+        serde_json::from_str(&text).map_err(|e| shape(path, e))
+    }
+
+    /// The series, metadata and change markers.
+    pub fn dataset(&self) -> Dataset {
+        let mut series = Vec::new();
+        for r in &self.results {
+            for s in &r.data.result {
+                let mut points: Vec<(f64, f64)> = s
+                    .values
+                    .iter()
+                    .map(|(t, v)| (*t, v.parse().unwrap_or(f64::NAN)))
+                    .collect();
+                points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                series.push(Series {
+                    labels: s.metric.clone(),
+                    points,
+                });
+            }
+        }
+        Dataset {
+            series: merge_series(series),
+            metadata: self.metadata.clone(),
+            changes: self.changes.clone(),
+        }
+    }
+}
+
+fn shape(path: &Path, e: impl std::fmt::Display) -> ExportError {
+    ExportError::Shape {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, ExportError> {
+    let bytes = std::fs::read(path).map_err(|source| ExportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    decode(path, bytes)
+}
+
+fn decode(path: &Path, bytes: Vec<u8>) -> Result<String, ExportError> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        // The gzip trailer's ISIZE (RFC 1952 §2.3.1) sizes the buffer once.
+        let isize = bytes
+            .get(bytes.len().saturating_sub(4)..)
+            .and_then(|t| t.try_into().ok())
+            .map_or(0, |t: [u8; 4]| u32::from_le_bytes(t) as usize);
+        let mut s = String::with_capacity(isize.min(bytes.len().saturating_mul(64)));
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_string(&mut s)
+            .map_err(|e| ExportError::Gzip {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
+        Ok(s)
+    } else {
+        String::from_utf8(bytes).map_err(|e| shape(path, e))
+    }
+}
+
+fn check_head(path: &Path, text: &str) -> Result<(), ExportError> {
+    let head: Head = serde_json::from_str(text).map_err(|e| shape(path, e))?;
+    if head.format.as_deref() != Some(FORMAT_TAG) {
+        return Err(shape(path, format!("`format` is not \"{FORMAT_TAG}\"")));
+    }
+    match head.version {
+        Some(v) if v > FORMAT_VERSION => Err(ExportError::TooNew {
+            path: path.to_path_buf(),
+            found: v,
+        }),
+        Some(_) => Ok(()),
+        None => Err(shape(path, "no `version`")),
+    }
+}
+
+/// Read an export file straight into a [`Dataset`], borrowing sample values
+/// from the decompressed text (the path `compare` takes).
+pub fn read_dataset(path: &Path) -> Result<Dataset, ExportError> {
+    let text = read_text(path)?;
+    dataset_from_text(path, &text)
+}
+
+/// Parse the bytes of an export file (gzipped or plain) held in memory;
+/// errors name the file `<input>`.
+pub fn parse_dataset(bytes: &[u8]) -> Result<Dataset, ExportError> {
+    let path = Path::new("<input>");
+    let text = decode(path, bytes.to_vec())?;
+    dataset_from_text(path, &text)
+}
+
+fn dataset_from_text(path: &Path, text: &str) -> Result<Dataset, ExportError> {
+    let f: FastFile<'_> = match serde_json::from_str(text) {
+        Ok(f) => f,
+        Err(e) => {
+            check_head(path, text)?;
+            return Err(shape(path, e));
+        }
+    };
+    if f.format != FORMAT_TAG {
+        return Err(shape(path, format!("`format` is not \"{FORMAT_TAG}\"")));
+    }
+    if f.version > FORMAT_VERSION {
+        return Err(ExportError::TooNew {
+            path: path.to_path_buf(),
+            found: f.version,
+        });
+    }
+    let raw: Vec<RawSeries<'_>> = f.results.into_iter().flat_map(|r| r.data.result).collect();
+    let series = par_map(raw, RawSeries::into_series)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| shape(path, e))?;
+    Ok(Dataset {
+        series: merge_series(series),
+        metadata: f.metadata,
+        changes: f.changes,
+    })
+}
+
+/// Map `f` over `items` on all cores (scoped threads, order kept).
+pub fn par_map<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().max(1));
+    if threads <= 1 || items.len() < 8 {
+        return items.into_iter().map(f).collect();
+    }
+    let per = items.len().div_ceil(threads);
+    let mut chunks: Vec<Vec<T>> = Vec::new();
+    let mut it = items.into_iter().peekable();
+    while it.peek().is_some() {
+        chunks.push(it.by_ref().take(per).collect());
+    }
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|c| s.spawn(move || c.into_iter().map(f).collect::<Vec<U>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Merge series with equal label sets (from several queries), sorted, one
+/// sample per timestamp.
+pub fn merge_series(series: Vec<Series>) -> Vec<Series> {
+    let mut by: BTreeMap<Labels, Vec<(f64, f64)>> = BTreeMap::new();
+    let mut dup = false;
+    for s in series {
+        let e = by.entry(s.labels).or_default();
+        dup |= !e.is_empty();
+        e.extend(s.points);
+    }
+    by.into_iter()
+        .map(|(labels, mut points)| {
+            if dup {
+                points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                points.dedup_by(|a, b| a.0 == b.0);
+            }
+            Series { labels, points }
+        })
+        .collect()
+}
+
+/// Write `path` through a temporary file in its directory, then rename: an
+/// existing file is replaced only by a complete one.
+pub fn write_atomic(
+    path: &Path,
+    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".arclab-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        body(&mut w)?;
+        w.flush()?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> ExportFile {
+        let mut f = ExportFile::new(Request {
+            url: "http://p".into(),
+            from: 0.0,
+            to: 30.0,
+            step: 15.0,
+            metrics: "arc".into(),
+            r#match: String::new(),
+            queries: vec!["q".into()],
+        });
+        let mut labels = Labels::new();
+        labels.insert("__name__".into(), "node_zfs_arc_hits".into());
+        f.results.push(QueryResult::new(
+            "q",
+            vec![Series {
+                labels,
+                points: vec![(0.0, 1.0), (15.0, f64::NAN), (30.0, f64::INFINITY)],
+            }],
+        ));
+        f
+    }
+
+    #[test]
+    fn round_trip_gz_and_plain() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.json.gz", "a.json"] {
+            let p = dir.path().join(name);
+            sample().write_atomic(&p).unwrap();
+            let d = read_dataset(&p).unwrap();
+            assert_eq!(d.series[0].points[0], (0.0, 1.0));
+            assert!(d.series[0].points[1].1.is_nan());
+            assert_eq!(ExportFile::read(&p).unwrap().request.step, 15.0);
+        }
+    }
+
+    #[test]
+    fn bad_files_are_clear_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.json.gz");
+        sample().write_atomic(&p).unwrap();
+        let bytes = std::fs::read(&p).unwrap();
+        std::fs::write(&p, &bytes[..bytes.len() / 2]).unwrap();
+        assert!(matches!(read_dataset(&p), Err(ExportError::Gzip { .. })));
+        std::fs::write(
+            &p,
+            br#"{"format":"arclab-export","version":7,"results":[]}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            read_dataset(&p),
+            Err(ExportError::TooNew { found: 7, .. })
+        ));
+        std::fs::write(&p, br#"{"status":"success","data":{"result":[]}}"#).unwrap();
+        let e = read_dataset(&p).unwrap_err().to_string();
+        assert!(e.contains("not an arclab export file"), "{e}");
+        std::fs::write(&p, br#"{"format":"arclab-export","version":1,"results":[{"data":{"result":[{"values":[[1,2]]}]}}]}"#).unwrap();
+        assert!(matches!(read_dataset(&p), Err(ExportError::Shape { .. })));
+        assert!(matches!(
+            read_dataset(&dir.path().join("none")),
+            Err(ExportError::Io { .. })
+        ));
+    }
+
+    #[test]
+    fn failed_write_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("keep.json");
+        std::fs::write(&p, "old").unwrap();
+        let r = write_atomic(&p, |w| {
+            w.write_all(b"partial")?;
+            Err(std::io::Error::other("boom"))
+        });
+        assert!(r.is_err());
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

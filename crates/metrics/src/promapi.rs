@@ -1,0 +1,549 @@
+//! A small blocking client for the Prometheus HTTP API as Prometheus,
+//! VictoriaMetrics, Thanos and Mimir serve it: `/api/v1/query_range` split into
+//! chunks under the server's points-per-series limit, `/api/v1/metadata`,
+//! retries with exponential backoff on timeouts, connection failures and 5xx,
+//! and the server's own message on 4xx/422.
+//!
+//! The network is injected through [`Transport`] ([`UreqTransport`] in
+//! production, a closure-backed mock in tests); credentials live in [`Auth`],
+//! whose `Debug` never shows them.
+//!
+//! ```
+//! use arclab_metrics::promapi::parse_matrix;
+//! let body = r#"{"status":"success","data":{"resultType":"matrix","result":[
+//!   {"metric":{"__name__":"node_zfs_arc_hits","instance":"nas:9100"},
+//!    "values":[[1700000000,"1000000"],[1700000015,"NaN"]]}]}}"#;
+//! let (series, warnings) = parse_matrix(body).unwrap();
+//! assert_eq!(series[0].points[0], (1_700_000_000.0, 1_000_000.0));
+//! assert!(series[0].points[1].1.is_nan() && warnings.is_empty());
+//! ```
+
+use crate::series::{Labels, Series};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+/// An HTTP answer: status code and body text.
+#[derive(Debug, Clone)]
+pub struct HttpResponse {
+    /// Status code.
+    pub status: u16,
+    /// Body, decompressed.
+    pub body: String,
+}
+
+/// A failure below HTTP: refused, unreachable, timed out.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct TransportError(pub String);
+
+/// How requests reach the server (inject a mock in tests).
+pub trait Transport {
+    /// POST `form` as `application/x-www-form-urlencoded` to `url`, with an
+    /// `Authorization` header value if given.
+    fn post_form(
+        &self,
+        url: &str,
+        form: &[(&str, String)],
+        authorization: Option<&str>,
+    ) -> Result<HttpResponse, TransportError>;
+}
+
+/// [`Transport`] over `ureq` (gzip accepted, bodies up to 1 GiB).
+#[derive(Debug, Clone)]
+pub struct UreqTransport {
+    agent: ureq::Agent,
+}
+
+impl UreqTransport {
+    /// A transport whose requests give up after `timeout`.
+    pub fn new(timeout: Duration) -> Self {
+        let config = ureq::Agent::config_builder()
+            .timeout_global(Some(timeout))
+            .http_status_as_error(false)
+            .build();
+        UreqTransport {
+            agent: ureq::Agent::new_with_config(config),
+        }
+    }
+}
+
+impl Transport for UreqTransport {
+    fn post_form(
+        &self,
+        url: &str,
+        form: &[(&str, String)],
+        authorization: Option<&str>,
+    ) -> Result<HttpResponse, TransportError> {
+        let mut req = self.agent.post(url);
+        if let Some(a) = authorization {
+            req = req.header("Authorization", a);
+        }
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let mut resp = req
+            .send_form(pairs)
+            .map_err(|e| TransportError(e.to_string()))?;
+        let status = resp.status().as_u16();
+        let body = resp
+            .body_mut()
+            .with_config()
+            .limit(1 << 30)
+            .read_to_string()
+            .map_err(|e| TransportError(e.to_string()))?;
+        Ok(HttpResponse { status, body })
+    }
+}
+
+/// Credentials for the server. `Debug` and `Display` redact them.
+#[derive(Clone, PartialEq)]
+pub enum Auth {
+    /// `Authorization: Bearer <token>`.
+    Bearer(String),
+    /// `Authorization: Basic base64(user:password)`.
+    Basic(String, String),
+}
+
+impl fmt::Debug for Auth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Auth::Bearer(_) => f.write_str("Bearer(<redacted>)"),
+            Auth::Basic(..) => f.write_str("Basic(<redacted>)"),
+        }
+    }
+}
+
+impl Auth {
+    /// The `Authorization` header value.
+    pub fn header(&self) -> String {
+        match self {
+            Auth::Bearer(t) => format!("Bearer {}", t.trim()),
+            Auth::Basic(u, p) => format!("Basic {}", base64(format!("{u}:{p}").as_bytes())),
+        }
+    }
+}
+
+/// Standard base64 with padding (RFC 4648 §4).
+pub fn base64(data: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::with_capacity(data.len().div_ceil(3) * 4);
+    for c in data.chunks(3) {
+        let n = (u32::from(c[0]) << 16)
+            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*c.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= c.len() {
+                s.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                s.push('=');
+            }
+        }
+    }
+    s
+}
+
+/// Why a query failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ApiError {
+    /// The server could not be reached (after retries).
+    #[error("cannot reach {url} after {attempts} attempt(s): {message}")]
+    Unreachable {
+        /// Endpoint URL (no credentials).
+        url: String,
+        /// Attempts made.
+        attempts: u32,
+        /// Last transport error.
+        message: String,
+    },
+    /// The server answered with an error; `message` is its own.
+    #[error("server answered HTTP {status}{}: {message}", error_type.as_ref().map(|t| format!(" ({t})")).unwrap_or_default())]
+    Server {
+        /// HTTP status.
+        status: u16,
+        /// `errorType`, if the body had one.
+        error_type: Option<String>,
+        /// `error` from the body, or the start of the body.
+        message: String,
+    },
+    /// The body is not a Prometheus API answer of the expected shape.
+    #[error("unexpected answer from the server: {0}")]
+    BadResponse(String),
+}
+
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    status: String,
+    #[serde(default, borrow)]
+    data: Option<Data<'a>>,
+    #[serde(rename = "errorType", default)]
+    error_type: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    warnings: Vec<String>,
+    #[serde(default)]
+    infos: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Data<'a> {
+    #[serde(rename = "resultType")]
+    result_type: String,
+    #[serde(borrow)]
+    result: Vec<RawSeries<'a>>,
+}
+
+/// One matrix entry as the API sends it; `values` kept as raw JSON and
+/// parsed by [`parse_values`].
+#[derive(Deserialize)]
+pub(crate) struct RawSeries<'a> {
+    #[serde(default)]
+    pub(crate) metric: Labels,
+    #[serde(default, borrow)]
+    pub(crate) values: Option<&'a serde_json::value::RawValue>,
+}
+
+impl RawSeries<'_> {
+    pub(crate) fn into_series(self) -> Result<Series, String> {
+        let mut points = match self.values {
+            None => Vec::new(),
+            Some(raw) => match scan_values(raw.get()) {
+                Some(p) => p,
+                None => parse_values(raw.get())?,
+            },
+        };
+        if !points.windows(2).all(|w| w[0].0 <= w[1].0) {
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        Ok(Series {
+            labels: self.metric,
+            points,
+        })
+    }
+}
+
+/// Parse `[[t, "v"], …]` with serde (any valid JSON spelling).
+pub(crate) fn parse_values(raw: &str) -> Result<Vec<(f64, f64)>, String> {
+    let pairs: Vec<(f64, std::borrow::Cow<'_, str>)> =
+        serde_json::from_str(raw).map_err(|e| format!("values: {e}"))?;
+    pairs
+        .into_iter()
+        .map(|(t, v)| {
+            v.parse()
+                .map(|x| (t, x))
+                .map_err(|_| format!("sample value `{v}` is not a number"))
+        })
+        .collect()
+}
+
+/// Parse a number; plain integers of up to 15 digits (exact in f64) skip
+/// the general float parser.
+fn fast_f64(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    if !b.is_empty() && b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
+        return Some(b.iter().fold(0u64, |a, d| a * 10 + u64::from(d - b'0')) as f64);
+    }
+    s.parse().ok()
+}
+
+/// A fast scanner for the common spelling `[[1700000000,"1.5e9"],…]`
+/// (whitespace allowed, no escapes); `None` sends the text to
+/// [`parse_values`], which also produces the error messages.
+pub(crate) fn scan_values(raw: &str) -> Option<Vec<(f64, f64)>> {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    let ws = |i: &mut usize| {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    let eat = |i: &mut usize, c: u8| -> Option<()> {
+        ws(i);
+        (b.get(*i) == Some(&c)).then(|| *i += 1)
+    };
+    eat(&mut i, b'[')?;
+    let mut out = Vec::with_capacity(raw.len() / 24);
+    ws(&mut i);
+    if b.get(i) == Some(&b']') {
+        i += 1;
+        ws(&mut i);
+        return (i == b.len()).then_some(out);
+    }
+    loop {
+        eat(&mut i, b'[')?;
+        ws(&mut i);
+        let start = i;
+        while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'-' | b'+' | b'e' | b'E') {
+            i += 1;
+        }
+        let t = fast_f64(raw.get(start..i)?)?;
+        eat(&mut i, b',')?;
+        eat(&mut i, b'"')?;
+        let vs = i;
+        while i < b.len() && b[i] != b'"' && b[i] != b'\\' {
+            i += 1;
+        }
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let v = fast_f64(raw.get(vs..i)?)?;
+        i += 1;
+        eat(&mut i, b']')?;
+        out.push((t, v));
+        ws(&mut i);
+        match b.get(i) {
+            Some(b',') => i += 1,
+            Some(b']') => {
+                i += 1;
+                ws(&mut i);
+                return (i == b.len()).then_some(out);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Parse a successful `query_range` body into series and the server's
+/// warnings and infos.
+pub fn parse_matrix(body: &str) -> Result<(Vec<Series>, Vec<String>), ApiError> {
+    let env: Envelope<'_> =
+        serde_json::from_str(body).map_err(|e| ApiError::BadResponse(e.to_string()))?;
+    if env.status != "success" {
+        return Err(ApiError::Server {
+            status: 200,
+            error_type: env.error_type,
+            message: env.error.unwrap_or_else(|| "status is not success".into()),
+        });
+    }
+    let data = env
+        .data
+        .ok_or_else(|| ApiError::BadResponse("no `data`".into()))?;
+    if data.result_type != "matrix" {
+        return Err(ApiError::BadResponse(format!(
+            "resultType is `{}`, expected `matrix`",
+            data.result_type
+        )));
+    }
+    let series = data
+        .result
+        .into_iter()
+        .map(|r| r.into_series().map_err(ApiError::BadResponse))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut notes = env.warnings;
+    notes.extend(env.infos);
+    Ok((series, notes))
+}
+
+fn server_error(status: u16, body: &str) -> ApiError {
+    #[derive(Deserialize)]
+    struct E {
+        #[serde(rename = "errorType", default)]
+        error_type: Option<String>,
+        #[serde(default)]
+        error: Option<String>,
+    }
+    match serde_json::from_str::<E>(body) {
+        Ok(E {
+            error_type,
+            error: Some(message),
+        }) => ApiError::Server {
+            status,
+            error_type,
+            message,
+        },
+        _ => ApiError::Server {
+            status,
+            error_type: None,
+            message: body.trim().chars().take(300).collect::<String>(),
+        },
+    }
+}
+
+/// A client for one server.
+pub struct Client<T: Transport> {
+    base: String,
+    transport: T,
+    auth: Option<Auth>,
+    /// Retries after the first attempt (timeouts, unreachable, 5xx).
+    pub retries: u32,
+    /// First backoff; doubles on each retry.
+    pub backoff: Duration,
+    /// Largest number of points per series in one request (Prometheus: 11,000;
+    /// VictoriaMetrics: 30,000).
+    pub max_points: usize,
+    sleep: Box<dyn Fn(Duration)>,
+}
+
+impl<T: Transport> fmt::Debug for Client<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("base", &self.base)
+            .field("auth", &self.auth)
+            .finish()
+    }
+}
+
+impl<T: Transport> Client<T> {
+    /// A client for the server at `base` (e.g. `http://127.0.0.1:9090`, or a
+    /// path prefix like `https://mimir/prometheus`).
+    pub fn new(base: &str, transport: T, auth: Option<Auth>) -> Self {
+        Client {
+            base: base.trim_end_matches('/').to_string(),
+            transport,
+            auth,
+            retries: 3,
+            backoff: Duration::from_millis(500),
+            max_points: 11_000,
+            sleep: Box::new(std::thread::sleep),
+        }
+    }
+
+    /// Replace the sleep used between retries (tests pass a no-op).
+    pub fn with_sleep(mut self, sleep: impl Fn(Duration) + 'static) -> Self {
+        self.sleep = Box::new(sleep);
+        self
+    }
+
+    /// POST to `path` with retries; returns the body of a 2xx answer.
+    fn call(&self, path: &str, form: &[(&str, String)]) -> Result<String, ApiError> {
+        let url = format!("{}{path}", self.base);
+        let auth = self.auth.as_ref().map(Auth::header);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let retry_msg = match self.transport.post_form(&url, form, auth.as_deref()) {
+                Ok(r) if (200..300).contains(&r.status) => return Ok(r.body),
+                Ok(r) if r.status >= 500 => server_error(r.status, &r.body).to_string(),
+                Ok(r) => return Err(server_error(r.status, &r.body)),
+                Err(e) => e.0,
+            };
+            if attempt > self.retries {
+                return Err(ApiError::Unreachable {
+                    url,
+                    attempts: attempt,
+                    message: retry_msg,
+                });
+            }
+            (self.sleep)(self.backoff * 2u32.saturating_pow(attempt - 1));
+        }
+    }
+
+    /// One `query_range` request.
+    pub fn query_range(
+        &self,
+        query: &str,
+        start: f64,
+        end: f64,
+        step: f64,
+    ) -> Result<(Vec<Series>, Vec<String>), ApiError> {
+        let form = [
+            ("query", query.to_string()),
+            ("start", fmt_secs(start)),
+            ("end", fmt_secs(end)),
+            ("step", fmt_secs(step)),
+        ];
+        parse_matrix(&self.call("/api/v1/query_range", &form)?)
+    }
+
+    /// `query_range` over `[start, end]` in chunks of at most
+    /// [`max_points`](Self::max_points) evaluation points, series merged by
+    /// label set. `progress(done, total)` is called after each chunk.
+    pub fn query_range_chunked(
+        &self,
+        query: &str,
+        start: f64,
+        end: f64,
+        step: f64,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<(Vec<Series>, Vec<String>), ApiError> {
+        let chunks = chunk_windows(start, end, step, self.max_points);
+        let mut merged: BTreeMap<Labels, Vec<(f64, f64)>> = BTreeMap::new();
+        let mut notes: Vec<String> = Vec::new();
+        for (i, (s, e)) in chunks.iter().enumerate() {
+            let (series, w) = self.query_range(query, *s, *e, step)?;
+            for x in series {
+                merged.entry(x.labels).or_default().extend(x.points);
+            }
+            for n in w {
+                if !notes.contains(&n) {
+                    notes.push(n);
+                }
+            }
+            progress(i + 1, chunks.len());
+        }
+        let series = merged
+            .into_iter()
+            .map(|(labels, mut points)| {
+                points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                points.dedup_by(|a, b| a.0 == b.0);
+                Series { labels, points }
+            })
+            .collect();
+        Ok((series, notes))
+    }
+
+    /// Metric name → type (`counter`, `gauge`, …) from `/api/v1/metadata`.
+    /// Servers without it (older VictoriaMetrics answer an empty object) give an
+    /// empty map.
+    pub fn metadata(&self) -> Result<BTreeMap<String, String>, ApiError> {
+        #[derive(Deserialize)]
+        struct M {
+            #[serde(rename = "type")]
+            kind: String,
+        }
+        #[derive(Deserialize)]
+        struct Env {
+            #[serde(default)]
+            data: BTreeMap<String, Vec<M>>,
+        }
+        let body = self.call("/api/v1/metadata", &[])?;
+        let env: Env =
+            serde_json::from_str(&body).map_err(|e| ApiError::BadResponse(e.to_string()))?;
+        Ok(env
+            .data
+            .into_iter()
+            .filter_map(|(k, v)| v.into_iter().next().map(|m| (k, m.kind)))
+            .collect())
+    }
+}
+
+/// Seconds as the API takes them: integers without a fraction, else 3 decimals.
+pub fn fmt_secs(t: f64) -> String {
+    if t.fract() == 0.0 && t.abs() < 1e15 {
+        format!("{}", t as i64)
+    } else {
+        format!("{t:.3}")
+    }
+}
+
+/// Split `[start, end]` into back-to-back windows of at most `max_points`
+/// evaluation points on the grid `start + k·step`, so no point is asked twice.
+pub fn chunk_windows(start: f64, end: f64, step: f64, max_points: usize) -> Vec<(f64, f64)> {
+    let max_points = max_points.max(1);
+    let total = ((end - start) / step).floor().max(0.0) as usize + 1;
+    let mut out = Vec::new();
+    let mut k = 0usize;
+    while k < total {
+        let n = max_points.min(total - k);
+        out.push((start + k as f64 * step, start + (k + n - 1) as f64 * step));
+        k += n;
+    }
+    out
+}
+
+/// Strip `user:password@` from a URL before it is stored or printed.
+pub fn redact_url(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let host_end = rest.find('/').unwrap_or(rest.len());
+            match rest[..host_end].rfind('@') {
+                Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+                None => url.to_string(),
+            }
+        }
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,219 @@
+use super::*;
+use std::cell::RefCell;
+
+/// One recorded request: URL, form, Authorization header.
+type Seen = (String, Vec<(String, String)>, Option<String>);
+
+/// A transport answering from a script of responses and recording requests.
+struct Mock {
+    answers: RefCell<Vec<Result<HttpResponse, TransportError>>>,
+    seen: RefCell<Vec<Seen>>,
+}
+
+impl Mock {
+    fn new(answers: Vec<Result<HttpResponse, TransportError>>) -> Self {
+        Mock {
+            answers: RefCell::new(answers),
+            seen: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl Transport for &Mock {
+    fn post_form(
+        &self,
+        url: &str,
+        form: &[(&str, String)],
+        authorization: Option<&str>,
+    ) -> Result<HttpResponse, TransportError> {
+        self.seen.borrow_mut().push((
+            url.to_string(),
+            form.iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+            authorization.map(str::to_string),
+        ));
+        let mut a = self.answers.borrow_mut();
+        if a.is_empty() {
+            Err(TransportError("no more answers".into()))
+        } else {
+            a.remove(0)
+        }
+    }
+}
+
+fn ok(body: &str) -> Result<HttpResponse, TransportError> {
+    Ok(HttpResponse {
+        status: 200,
+        body: body.into(),
+    })
+}
+
+const ONE: &str = r#"{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"m","instance":"a"},"values":[[10,"1"],[20,"2"]]}]}}"#;
+
+#[test]
+fn retries_5xx_then_succeeds() {
+    let m = Mock::new(vec![
+        Ok(HttpResponse {
+            status: 503,
+            body: "busy".into(),
+        }),
+        Err(TransportError("timed out".into())),
+        ok(ONE),
+    ]);
+    let slept = std::rc::Rc::new(RefCell::new(Vec::new()));
+    let s2 = slept.clone();
+    let c = Client::new("http://x/", &m, None).with_sleep(move |d| s2.borrow_mut().push(d));
+    let (series, _) = c.query_range("m", 10.0, 20.0, 10.0).unwrap();
+    assert_eq!(series.len(), 1);
+    assert_eq!(
+        *slept.borrow(),
+        vec![Duration::from_millis(500), Duration::from_millis(1000)]
+    );
+    assert_eq!(m.seen.borrow()[0].0, "http://x/api/v1/query_range");
+}
+
+#[test]
+fn gives_up_after_retries() {
+    let m = Mock::new(vec![]);
+    let mut c = Client::new("http://x", &m, None).with_sleep(|_| {});
+    c.retries = 2;
+    let e = c.query_range("m", 0.0, 1.0, 1.0).unwrap_err();
+    assert!(
+        matches!(e, ApiError::Unreachable { attempts: 3, .. }),
+        "{e}"
+    );
+}
+
+#[test]
+fn client_errors_carry_the_server_message_and_are_not_retried() {
+    let body = r#"{"status":"error","errorType":"bad_data","error":"1:23: parse error: unclosed left parenthesis"}"#;
+    let m = Mock::new(vec![
+        Ok(HttpResponse {
+            status: 400,
+            body: body.into(),
+        }),
+        ok(ONE),
+    ]);
+    let c = Client::new("http://x", &m, None).with_sleep(|_| {});
+    let e = c
+        .query_range("rate(", 0.0, 1.0, 1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("HTTP 400 (bad_data): 1:23: parse error"), "{e}");
+    assert_eq!(m.seen.borrow().len(), 1);
+    // VictoriaMetrics' 422 and a non-JSON body.
+    let m = Mock::new(vec![Ok(HttpResponse {
+        status: 422,
+        body: "<html>nope</html>".into(),
+    })]);
+    let c = Client::new("http://x", &m, None);
+    assert!(
+        c.query_range("x", 0.0, 1.0, 1.0)
+            .unwrap_err()
+            .to_string()
+            .contains("nope")
+    );
+}
+
+#[test]
+fn chunks_are_merged_and_cover_the_grid() {
+    assert_eq!(
+        chunk_windows(0.0, 100.0, 10.0, 4),
+        vec![(0.0, 30.0), (40.0, 70.0), (80.0, 100.0)]
+    );
+    assert_eq!(chunk_windows(0.0, 5.0, 10.0, 4), vec![(0.0, 0.0)]);
+    let b2 = r#"{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"m","instance":"a"},"values":[[30,"3"]]},{"metric":{"__name__":"m","instance":"b"},"values":[[30,"9"]]}]},"warnings":["w"]}"#;
+    let m = Mock::new(vec![ok(ONE), ok(b2)]);
+    let mut c = Client::new("http://x", &m, Some(Auth::Bearer("s3cret".into())));
+    c.max_points = 2;
+    let mut calls = Vec::new();
+    let (s, w) = c
+        .query_range_chunked("m", 10.0, 30.0, 10.0, &mut |d, t| calls.push((d, t)))
+        .unwrap();
+    assert_eq!(s.len(), 2);
+    assert_eq!(s[0].points, vec![(10.0, 1.0), (20.0, 2.0), (30.0, 3.0)]);
+    assert_eq!(w, vec!["w".to_string()]);
+    assert_eq!(calls, vec![(1, 2), (2, 2)]);
+    let seen = m.seen.borrow();
+    assert_eq!(seen[1].1[1], ("start".to_string(), "30".to_string()));
+    assert_eq!(seen[0].2.as_deref(), Some("Bearer s3cret"));
+    assert!(!format!("{c:?}").contains("s3cret"));
+}
+
+#[test]
+fn bad_shapes() {
+    for body in [
+        "",
+        "[]",
+        r#"{"status":"success"}"#,
+        r#"{"status":"success","data":{"resultType":"vector","result":[]}}"#,
+        r#"{"status":"success","data":{"resultType":"matrix","result":[{"values":[[1,"x"]]}]}}"#,
+    ] {
+        assert!(parse_matrix(body).is_err(), "{body}");
+    }
+    let (s, _) =
+        parse_matrix(r#"{"status":"success","data":{"resultType":"matrix","result":[]}}"#).unwrap();
+    assert!(s.is_empty());
+    let (s, _) = parse_matrix(r#"{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1.250,"+Inf"]],"histograms":[]}]}}"#).unwrap();
+    assert_eq!(s[0].points[0], (1.25, f64::INFINITY));
+}
+
+#[test]
+fn auth_and_urls() {
+    assert_eq!(base64(b"user:pass"), "dXNlcjpwYXNz");
+    assert_eq!(base64(b"ab"), "YWI=");
+    assert_eq!(base64(b""), "");
+    assert_eq!(
+        Auth::Basic("user".into(), "pass".into()).header(),
+        "Basic dXNlcjpwYXNz"
+    );
+    assert_eq!(
+        redact_url("https://u:p@host:9090/prom"),
+        "https://host:9090/prom"
+    );
+    assert_eq!(redact_url("http://host/a@b"), "http://host/a@b");
+    assert_eq!(fmt_secs(1700000000.0), "1700000000");
+    assert_eq!(fmt_secs(1.25), "1.250");
+}
+
+#[test]
+fn metadata_types() {
+    let body = r#"{"status":"success","data":{"node_cpu_seconds_total":[{"type":"counter","help":"","unit":""}],"x":[]}}"#;
+    let m = Mock::new(vec![ok(body), ok(r#"{"status":"success","data":{}}"#)]);
+    let c = Client::new("http://x", &m, None);
+    let md = c.metadata().unwrap();
+    assert_eq!(
+        md.get("node_cpu_seconds_total").map(String::as_str),
+        Some("counter")
+    );
+    assert!(c.metadata().unwrap().is_empty());
+}
+
+#[test]
+fn scanner_agrees_with_serde() {
+    for raw in [
+        "[]",
+        " [ ] ",
+        r#"[[1700000000,"1"],[1700000015.250,"NaN"],[1700000030, "+Inf"]]"#,
+        "[ [ 1 , \"2.5e3\" ] ,\n [2,\"-Inf\"] ]",
+        r#"[[0,"0"],[999999999999999,"1234567890123456789"],[1.5,"007"]]"#,
+    ] {
+        let a = scan_values(raw).unwrap();
+        let b = parse_values(raw).unwrap();
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{raw}");
+    }
+    // Escapes, bad numbers and trailing junk fall back to serde (or fail there).
+    assert!(scan_values(r#"[[1,"\u0031"]]"#).is_none());
+    assert_eq!(parse_values(r#"[[1,"\u0031"]]"#).unwrap(), vec![(1.0, 1.0)]);
+    for bad in [
+        r#"[[1,"x"]]"#,
+        r#"[[1,"2"]"#,
+        r#"[[1,"2"]] x"#,
+        r#"[["1","2"]]"#,
+        "[[1,2]]",
+    ] {
+        assert!(scan_values(bad).is_none(), "{bad}");
+        assert!(parse_values(bad).is_err(), "{bad}");
+    }
+}

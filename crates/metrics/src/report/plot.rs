@@ -1,0 +1,252 @@
+//! Plots of the compared series across both windows, the windows shaded and
+//! the change marked, as SVG or PNG (plotters).
+//!
+//! Text is drawn with a TrueType font read at run time (no font is compiled
+//! in, no fontconfig): `$ARCLAB_FONT`, else DejaVu Sans from Debian's
+//! `fonts-dejavu-core` or a few other common paths. Without one the plot is
+//! drawn without text and [`render`] says so in its notes.
+//!
+//! ```
+//! use arclab_metrics::{compare, report::plot, synth, time::Window};
+//! let c = compare::compare(&synth::blog("nas"), &compare::Options::new(
+//!     Window::parse(synth::BEFORE, 0.0).unwrap(), Window::parse(synth::AFTER, 0.0).unwrap())).unwrap();
+//! let (svg, _notes) = plot::svg(&c).unwrap();
+//! assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
+//! ```
+
+use crate::compare::{Comparison, SeriesRow};
+use crate::series::{Kind, arc_field};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Why a plot could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[error("plot: {0}")]
+pub struct PlotError(pub String);
+
+const FONT_PATHS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/local/share/fonts/dejavu/DejaVuSans.ttf",
+];
+
+/// Register a sans-serif font once; `false` when none was found.
+fn font() -> bool {
+    static OK: OnceLock<bool> = OnceLock::new();
+    *OK.get_or_init(|| {
+        let env = std::env::var("ARCLAB_FONT").ok();
+        env.iter()
+            .map(String::as_str)
+            .chain(FONT_PATHS.iter().copied())
+            .any(|p| {
+                std::fs::read(p).ok().is_some_and(|bytes| {
+                    let leaked: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+                    plotters::style::register_font("sans-serif", FontStyle::Normal, leaked).is_ok()
+                })
+            })
+    })
+}
+
+/// The series worth a panel: ARC size, hits and misses first, then the rest;
+/// at most `max` metrics, every instance of a metric in one panel.
+fn panels(c: &Comparison, max: usize) -> Vec<Vec<&SeriesRow>> {
+    let rank = |r: &SeriesRow| match arc_field(&r.name) {
+        Some("size") => 0,
+        Some("misses") => 1,
+        Some("hits") => 2,
+        Some("c") => 3,
+        Some(_) => 4,
+        None => 5,
+    };
+    let mut names: Vec<(&str, i32)> = Vec::new();
+    for r in c.series.iter().filter(|r| !r.plot.is_empty()) {
+        if !names.iter().any(|(n, _)| *n == r.name) {
+            names.push((&r.name, rank(r)));
+        }
+    }
+    names.sort_by_key(|(_, k)| *k);
+    names
+        .into_iter()
+        .take(max)
+        .map(|(n, _)| {
+            c.series
+                .iter()
+                .filter(|r| r.name == n && !r.plot.is_empty())
+                .collect()
+        })
+        .collect()
+}
+
+const COLORS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(127, 127, 127),
+];
+
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Comparison,
+    text: bool,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let groups = panels(c, 4);
+    if groups.is_empty() {
+        return Ok(());
+    }
+    let areas = root.split_evenly((groups.len(), 1));
+    let (x0, x1) = (c.before.start, c.after.end);
+    let day = 86_400.0;
+    for (area, rows) in areas.iter().zip(&groups) {
+        let (bytes, counter) = (rows[0].bytes, rows[0].kind == Kind::Counter);
+        let scale = if bytes { 1_073_741_824.0 } else { 1.0 };
+        let ys = rows.iter().flat_map(|r| r.plot.iter().map(|p| p.1 / scale));
+        let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+            (a.min(y), b.max(y))
+        });
+        let (lo, hi) = if lo.is_finite() {
+            (lo.min(0.0), hi.max(lo + 1e-9) * 1.05)
+        } else {
+            (0.0, 1.0)
+        };
+        let title = format!(
+            "{}{}",
+            rows[0].name,
+            if counter {
+                " (per second)"
+            } else if bytes {
+                " (GiB)"
+            } else {
+                ""
+            }
+        );
+        let mut b = ChartBuilder::on(area);
+        b.margin(10);
+        if text {
+            b.caption(title, ("sans-serif", 16))
+                .x_label_area_size(28)
+                .y_label_area_size(64);
+        }
+        let mut chart = b
+            .build_cartesian_2d(0.0..((x1 - x0) / day), lo..hi)
+            .map_err(e)?;
+        let mut mesh = chart.configure_mesh();
+        mesh.light_line_style(WHITE.mix(0.0));
+        if text {
+            mesh.x_desc("days since the start of the before window")
+                .x_labels(12)
+                .y_labels(6);
+        } else {
+            mesh.disable_x_mesh()
+                .disable_y_mesh()
+                .x_labels(0)
+                .y_labels(0);
+        }
+        mesh.draw().map_err(e)?;
+        for (w, col) in [
+            (&c.before, RGBColor(31, 119, 180)),
+            (&c.after, RGBColor(214, 39, 40)),
+        ] {
+            let r = Rectangle::new(
+                [((w.start - x0) / day, lo), ((w.end - x0) / day, hi)],
+                col.mix(0.07).filled(),
+            );
+            chart.draw_series(std::iter::once(r)).map_err(e)?;
+        }
+        if let Some(ch) = &c.change {
+            let x = (ch.time - x0) / day;
+            chart
+                .draw_series(LineSeries::new(vec![(x, lo), (x, hi)], RED.stroke_width(2)))
+                .map_err(e)?;
+        }
+        for (i, r) in rows.iter().enumerate() {
+            let col = COLORS[i % COLORS.len()];
+            let pts = r.plot.iter().map(|p| ((p.0 - x0) / day, p.1 / scale));
+            let s = chart
+                .draw_series(LineSeries::new(pts, col.stroke_width(1)))
+                .map_err(e)?;
+            if text && rows.len() > 1 {
+                s.label(r.instance.clone())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], col));
+            }
+        }
+        if text && rows.len() > 1 {
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()
+                .map_err(e)?;
+        }
+    }
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+fn notes(text: bool) -> Vec<String> {
+    if text {
+        Vec::new()
+    } else {
+        vec!["no TrueType font found (install fonts-dejavu-core or set ARCLAB_FONT): plot drawn without text".into()]
+    }
+}
+
+const SIZE: (u32, u32) = (1100, 900);
+
+/// The plot as an SVG document, and notes (a missing font).
+pub fn svg(c: &Comparison) -> Result<(String, Vec<String>), PlotError> {
+    let text = font();
+    let mut s = String::new();
+    {
+        let root = SVGBackend::with_string(&mut s, SIZE).into_drawing_area();
+        draw(&root, c, text).map_err(PlotError)?;
+    }
+    Ok((s, notes(text)))
+}
+
+/// Write the plot to `path` (`.svg` or `.png`), atomically.
+pub fn render(c: &Comparison, path: &Path) -> Result<Vec<String>, PlotError> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("svg") => {
+            let (s, n) = svg(c)?;
+            crate::export::write_atomic(path, |w| w.write_all(s.as_bytes()))
+                .map_err(|e| PlotError(e.to_string()))?;
+            Ok(n)
+        }
+        Some("png") => {
+            let text = font();
+            let dir = path
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let tmp = tempfile::Builder::new()
+                .prefix(".arclab-")
+                .suffix(".png")
+                .tempfile_in(dir)
+                .map_err(|e| PlotError(e.to_string()))?;
+            {
+                let root = BitMapBackend::new(tmp.path(), SIZE).into_drawing_area();
+                draw(&root, c, text).map_err(PlotError)?;
+            }
+            tmp.persist(path)
+                .map_err(|e| PlotError(e.error.to_string()))?;
+            Ok(notes(text))
+        }
+        _ => Err(PlotError(format!(
+            "{}: the plot file must end in .png or .svg",
+            path.display()
+        ))),
+    }
+}
