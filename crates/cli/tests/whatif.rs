@@ -331,3 +331,34 @@ fn existing_outputs_survive_a_failing_run() {
     assert!(err.contains("report.html"), "{err}");
     assert_eq!(files_in(dir.path()), ["old-misses.svg", "report.html"]);
 }
+
+/// A workload written as oracleGeneral replays through `sim` with the same
+/// request count the generator reports, so libCacheSim can replay it too.
+#[test]
+fn workload_writes_as_an_oracle_general_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zipf.oracleGeneral.bin.zst");
+    let o = arclab(&[
+        "whatif",
+        "--workload",
+        "zipf",
+        "--write-trace",
+        &out.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    let n: u64 = err.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let info = json(&["trace", "info", &out.display().to_string(), "--json"]);
+    assert_eq!(info["n_req"].as_u64().unwrap(), n);
+    assert_eq!(info["format"], "oracleGeneral");
+    // The same seed writes the same file.
+    let again = dir.path().join("again.oracleGeneral.bin.zst");
+    arclab(&[
+        "whatif",
+        "--workload",
+        "zipf",
+        "--write-trace",
+        &again.display().to_string(),
+    ]);
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+}

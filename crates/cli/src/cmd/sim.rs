@@ -463,6 +463,17 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
             report.threads,
             if report.threads == 1 { "" } else { "s" }
         );
+        if let Some(z) = &report.zfs {
+            for b in &z.behaviours {
+                s.push_str(&format!("zfs-arc: {}\n", b.lines().next().unwrap_or("")));
+            }
+            s.push_str(&format!(
+                "zfs-arc: {} of RAM ({}), {}\n",
+                format_bytes(z.ram_bytes),
+                z.os,
+                z.clock
+            ));
+        }
         if let Some(w) = report.working_set {
             s.push_str(&format!(
                 "working set: {} objects, {}\n",

@@ -84,6 +84,11 @@ pub(crate) struct WhatifArgs {
     /// Seed for the workload generator.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write the workload's requests (for this --seed) to FILE as an
+    /// oracleGeneral trace, so libCacheSim can replay the same requests, and
+    /// stop (`.zst`/`.gz` compress).
+    #[arg(long, value_name = "FILE", conflicts_with = "trace")]
+    write_trace: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -367,6 +372,20 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
             )?)
         }
     };
+    if let (Some(out), Some(w)) = (&args.write_trace, &workload) {
+        let mut generator = w.generator(args.seed);
+        let mut reqs = Vec::with_capacity(w.expected_requests().min(1 << 26) as usize);
+        while generator.next_batch(&mut reqs, 1 << 16) > 0 {}
+        let n = arclab_trace::write_oracle_general(out, reqs)
+            .with_context(|| format!("writing {}", out.display()))?;
+        eprintln!(
+            "wrote {n} requests of workload {} (seed {}) to {} (oracleGeneral)",
+            w.name(),
+            args.seed,
+            out.display()
+        );
+        return Ok(());
+    }
     let expected = workload.as_ref().map(|w| w.expected_requests());
     // Sample on our own above AUTO_SAMPLE_ABOVE requests (said in the output).
     let sample_rate = args.sample_rate.or_else(|| {
