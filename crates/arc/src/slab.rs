@@ -231,6 +231,19 @@ impl Index {
         self.table.find(h, key, &self.nodes)
     }
 
+    /// A hint that `key` is about to be looked up: stage 0 starts loading its
+    /// home bucket, stage 1 the node that bucket names (issue stage 0 a few
+    /// requests further ahead). No effect on results.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64, stage: u8) {
+        let h = hash_key(key);
+        if stage == 0 {
+            self.prefetch_bucket(h);
+        } else {
+            self.prefetch_node(h);
+        }
+    }
+
     /// Start loading the home bucket of hash `h` (a hint; no effect on results).
     #[inline(always)]
     pub fn prefetch_bucket(&self, h: u64) {

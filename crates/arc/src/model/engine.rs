@@ -288,12 +288,7 @@ impl ArcCache {
     /// hash bucket, stage 1 the header it names. Never changes a result.
     #[inline(always)]
     pub fn prefetch(&self, key: u64, stage: u8) {
-        let h = hash_key(key);
-        if stage == 0 {
-            self.ix.prefetch_bucket(h);
-        } else {
-            self.ix.prefetch_node(h);
-        }
+        self.ix.prefetch(key, stage);
     }
 
     /// Current `size` (the §6.5 identity: buffers + headers + dbuf/dnode/bonus).

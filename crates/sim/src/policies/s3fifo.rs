@@ -127,12 +127,7 @@ impl S3Fifo {
 impl Policy for S3Fifo {
     #[inline(always)]
     fn prefetch(&self, key: u64, stage: u8) {
-        let h = hash_key(key);
-        if stage == 0 {
-            self.ix.prefetch_bucket(h);
-        } else {
-            self.ix.prefetch_node(h);
-        }
+        self.ix.prefetch(key, stage);
     }
 
     #[inline]

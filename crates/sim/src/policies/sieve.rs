@@ -59,12 +59,7 @@ impl Sieve {
 impl Policy for Sieve {
     #[inline(always)]
     fn prefetch(&self, key: u64, stage: u8) {
-        let h = hash_key(key);
-        if stage == 0 {
-            self.ix.prefetch_bucket(h);
-        } else {
-            self.ix.prefetch_node(h);
-        }
+        self.ix.prefetch(key, stage);
     }
 
     #[inline]
