@@ -59,6 +59,8 @@ pub struct ZfsArc {
     ios: Vec<PrefetchIo>,
     inflight: VecDeque<(u64, PrefetchIo)>,
     files: HashMap<u32, FileInfo>,
+    /// The file of the previous read (most traces read one file at a time).
+    last_file: Option<(u32, FileInfo)>,
     block_keys: bool,
     latency_ns: u64,
 }
@@ -89,6 +91,7 @@ impl ZfsArc {
             ios: Vec::with_capacity(64),
             inflight: VecDeque::with_capacity(1024),
             files: HashMap::new(),
+            last_file: None,
             block_keys: spec.block_keys,
             latency_ns,
         }
@@ -151,10 +154,17 @@ impl ZfsArc {
             return !matches!(self.arc.access(&r), Outcome::Miss { .. });
         }
         self.complete_prefetches(req.time_ns);
-        let info = *self.files.entry(file).or_insert_with(|| FileInfo {
-            maxblkid: UNBOUNDED_MAXBLKID,
-            blocksize: req.size.clamp(512, 16 << 20).next_power_of_two(),
-        });
+        let info = match self.last_file {
+            Some((f, info)) if f == file => info,
+            _ => {
+                let info = *self.files.entry(file).or_insert_with(|| FileInfo {
+                    maxblkid: UNBOUNDED_MAXBLKID,
+                    blocksize: req.size.clamp(512, 16 << 20).next_power_of_two(),
+                });
+                self.last_file = Some((file, info));
+                info
+            }
+        };
         let now = req.time_ns;
         let Some(zf) = self.zfetch.as_mut() else {
             unreachable!("checked above")
