@@ -36,7 +36,7 @@ fn run_lcs(kind: PolicyKind, cap: u64, reqs: &[Request], object_mode: bool) -> C
 
 #[test]
 fn cloudphysics_object_mode_miss_ratios() {
-    let reqs = common::oracle_general(OG);
+    let reqs = common::load(OG);
     assert_eq!(reqs.len(), 113_872);
     // (kind, [miss ratio @1000, @10000]); LRU/ARC/S3FIFO/FIFO from the
     // README table, Sieve from the oracle.
@@ -62,7 +62,7 @@ fn cloudphysics_object_mode_miss_ratios() {
 
 #[test]
 fn lru_byte_mode_exact() {
-    let reqs = common::oracle_general(OG);
+    let reqs = common::load(OG);
     let want = [93374, 89783, 83572, 81722, 72494, 72104, 71972, 71704];
     for (k, want) in (1..=8u64).zip(want) {
         let c = run(arclab_sim::Lru::new(k * 128 * MIB), &reqs, false);
@@ -74,7 +74,7 @@ fn lru_byte_mode_exact() {
 /// adaptation), exact miss counts from the oracle.
 #[test]
 fn cloudphysics_byte_mode_exact_all_policies() {
-    let reqs = common::oracle_general(OG);
+    let reqs = common::load(OG);
     let sizes: Vec<u64> = [1, 16, 64]
         .into_iter()
         .chain((1..=8).map(|k| k * 128))
@@ -124,7 +124,7 @@ fn cloudphysics_byte_mode_exact_all_policies() {
 /// keeps the admitted size on a hit. Exact misses and byte miss ratios.
 #[test]
 fn vscsi_byte_mode_hit_with_changed_size() {
-    let reqs = common::vscsi_v1("cloudPhysicsIO.vscsi");
+    let reqs = common::load("cloudPhysicsIO.vscsi");
     assert_eq!(reqs.len(), 113_872);
     let want: [(PolicyKind, [(u64, &str); 3]); 5] = [
         (
@@ -185,7 +185,7 @@ fn vscsi_byte_mode_hit_with_changed_size() {
 /// libCacheSim measures (hit ratios 32.83/38.95 … as in the README table).
 #[test]
 fn arc_paper_traces() {
-    let oltp = common::lis_zst("OLTP.lis.zst");
+    let oltp = common::load("OLTP.lis.zst");
     assert_eq!(oltp.len(), 914_145);
     let rows: [(u64, u64, u64, f64); 5] = [
         (1000, 614_023, 558_130, 38.95),
@@ -205,7 +205,7 @@ fn arc_paper_traces() {
         let hit = 100.0 * (1.0 - a.miss_ratio());
         assert!((hit - arc_hit).abs() < 0.005, "OLTP ARC {c}: {hit:.4} %");
     }
-    let p3 = common::lis_zst("P3.lis.zst");
+    let p3 = common::load("P3.lis.zst");
     assert_eq!(p3.len(), 3_912_296);
     assert_eq!(
         run_kind(PolicyKind::Lru, 32768, &p3, true).n_miss,
@@ -221,7 +221,7 @@ fn arc_paper_traces() {
 /// change is noticed.
 #[test]
 fn arc_byte_mode_size_scaled_table() {
-    let reqs = common::oracle_general(OG);
+    let reqs = common::load(OG);
     let lcs = [90252, 85861, 78168, 74297, 67381, 65685, 64439, 64772];
     let mut got = Vec::new();
     for (k, lcs) in (1..=8u64).zip(lcs) {
@@ -260,7 +260,7 @@ fn arc_byte_mode_size_scaled_table() {
 /// byte-mode hit ratios (36.13 % / 34.32 % at c = 1000, vs 38.95 %).
 #[test]
 fn arc_unit_dependence_oltp() {
-    let oltp = common::lis_zst("OLTP.lis.zst");
+    let oltp = common::load("OLTP.lis.zst");
     for (page, c, lcs_hit) in [
         (512u32, 1000u64, 36.13),
         (4096, 1000, 34.32),
