@@ -25,7 +25,9 @@ pub fn load(name: &str) -> Vec<Request> {
     let p = shared_dir().join("traces").join(name);
     let reader = arclab_trace::open(&p, &arclab_trace::OpenOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    reader.map(|r| r.unwrap_or_else(|e| panic!("{e}"))).collect()
+    reader
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")))
+        .collect()
 }
 
 pub const MIB: u64 = 1 << 20;
