@@ -236,14 +236,24 @@ pub(crate) fn parse_values(raw: &str) -> Result<Vec<(f64, f64)>, String> {
         .collect()
 }
 
-/// Parse a number; plain integers of up to 15 digits (exact in f64) skip
-/// the general float parser.
-fn fast_f64(s: &str) -> Option<f64> {
-    let b = s.as_bytes();
-    if !b.is_empty() && b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
-        return Some(b.iter().fold(0u64, |a, d| a * 10 + u64::from(d - b'0')) as f64);
+/// Read the run of ASCII digits at `b[*i..]` in one pass: its length and
+/// value (wrapping; only used when at most 19 digits, which fit in a u64).
+#[inline]
+fn digits(b: &[u8], i: &mut usize) -> (usize, u64) {
+    let start = *i;
+    let mut acc = 0u64;
+    while let Some(d) = b.get(*i).map(|c| c.wrapping_sub(b'0')).filter(|d| *d <= 9) {
+        acc = acc.wrapping_mul(10).wrapping_add(u64::from(d));
+        *i += 1;
     }
-    s.parse().ok()
+    (*i - start, acc)
+}
+
+/// A whole number of 1 to 19 digits as f64. The u64-to-f64 conversion
+/// rounds to nearest like the decimal parser, so the result is the same.
+#[inline]
+fn integer(n: usize, acc: u64) -> Option<f64> {
+    (1..=19).contains(&n).then_some(acc as f64)
 }
 
 /// A fast scanner for the common spelling `[[1700000000,"1.5e9"],…]`
@@ -272,21 +282,38 @@ pub(crate) fn scan_values(raw: &str) -> Option<Vec<(f64, f64)>> {
     loop {
         eat(&mut i, b'[')?;
         ws(&mut i);
+        // Timestamp: digits parsed while scanning; anything else (fraction,
+        // exponent, sign) goes through the general parser.
         let start = i;
-        while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'-' | b'+' | b'e' | b'E') {
-            i += 1;
-        }
-        let t = fast_f64(raw.get(start..i)?)?;
+        let (n, acc) = digits(b, &mut i);
+        let t = match (b.get(i), integer(n, acc)) {
+            (Some(b'.' | b'e' | b'E' | b'-' | b'+'), _) | (_, None) => {
+                while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'-' | b'+' | b'e' | b'E')
+                {
+                    i += 1;
+                }
+                raw.get(start..i)?.parse().ok()?
+            }
+            (_, Some(t)) => t,
+        };
         eat(&mut i, b',')?;
         eat(&mut i, b'"')?;
+        // Value: the same for a string of digits; NaN, ±Inf, fractions
+        // and exponents are read up to the closing quote and parsed.
         let vs = i;
-        while i < b.len() && b[i] != b'"' && b[i] != b'\\' {
-            i += 1;
-        }
-        if b.get(i) != Some(&b'"') {
-            return None;
-        }
-        let v = fast_f64(raw.get(vs..i)?)?;
+        let (n, acc) = digits(b, &mut i);
+        let v = match (b.get(i), integer(n, acc)) {
+            (Some(b'"'), Some(v)) => v,
+            _ => {
+                while i < b.len() && b[i] != b'"' && b[i] != b'\\' {
+                    i += 1;
+                }
+                if b.get(i) != Some(&b'"') {
+                    return None;
+                }
+                raw.get(vs..i)?.parse().ok()?
+            }
+        };
         i += 1;
         eat(&mut i, b']')?;
         out.push((t, v));

@@ -217,3 +217,46 @@ fn scanner_agrees_with_serde() {
         assert!(parse_values(bad).is_err(), "{bad}");
     }
 }
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The fast scanner reads every spelling a server or a hand edit may
+        /// use exactly as serde (timestamps) and the standard parser (values) do.
+        #[test]
+        fn scanner_agrees_with_serde_on_any_numbers(
+            pts in proptest::collection::vec(
+                (
+                    prop_oneof![
+                        (0u64..=u64::MAX).prop_map(|t| t.to_string()),
+                        (0u64..10_000_000_000).prop_map(|t| format!("{t}.{}", t % 1000)),
+                        // Milliseconds in exponent form. serde_json (without
+                        // `float_roundtrip`) rounds some long mantissas off by an
+                        // ulp, so timestamps stay in the short spellings servers use.
+                        (0u64..10_000_000_000_000).prop_map(|t| format!("{t}e-3")),
+                    ],
+                    prop_oneof![
+                        (0u64..=u64::MAX).prop_map(|v| v.to_string()),
+                        proptest::num::f64::ANY.prop_map(|v| v.to_string()),
+                        proptest::num::f64::NORMAL.prop_map(|v| format!("{v:E}")),
+                        proptest::sample::select(vec!["NaN", "+Inf", "-Inf", "007", "1e400", "-0"])
+                            .prop_map(String::from),
+                    ],
+                    proptest::sample::select(vec!["", " ", "\n "]),
+                ),
+                0..20,
+            )
+        ) {
+            let body: Vec<String> =
+                pts.iter().map(|(t, v, w)| format!("[{w}{t}{w},{w}\"{v}\"]")).collect();
+            let raw = format!("[{}]", body.join(","));
+            let serde = parse_values(&raw);
+            match scan_values(&raw) {
+                Some(a) => prop_assert_eq!(format!("{a:?}"), format!("{:?}", serde.unwrap())),
+                None => prop_assert!(serde.is_err() || raw.contains('\\'), "{}", raw),
+            }
+        }
+    }
+}
