@@ -115,10 +115,12 @@ impl ArcPolicy {
             let i = self.t1.pop_tail(nodes).expect("T1 non-empty");
             nodes[i as usize].tag = B1;
             self.b1.push_head(nodes, i);
+            self.ix.warm_victim(self.t1.tail, false);
         } else {
             let i = self.t2.pop_tail(nodes).expect("T2 non-empty");
             nodes[i as usize].tag = B2;
             self.b2.push_head(nodes, i);
+            self.ix.warm_victim(self.t2.tail, false);
         }
     }
 
@@ -129,16 +131,19 @@ impl ArcPolicy {
             if self.b1.bytes > 0 {
                 let g = self.b1.pop_tail(&mut self.ix.nodes).expect("B1 non-empty");
                 self.ix.remove(g);
+                self.ix.warm_victim(self.b1.tail, true);
                 self.replace(false);
             } else {
                 let i = self.t1.pop_tail(&mut self.ix.nodes).expect("T1 non-empty");
                 self.ix.remove(i);
+                self.ix.warm_victim(self.t1.tail, true);
             }
         } else {
             let total = self.t1.bytes + self.t2.bytes + self.b1.bytes + self.b2.bytes;
             if total >= 2 * self.cap && self.b2.bytes > 0 {
                 let g = self.b2.pop_tail(&mut self.ix.nodes).expect("B2 non-empty");
                 self.ix.remove(g);
+                self.ix.warm_victim(self.b2.tail, true);
             }
             self.replace(false);
         }

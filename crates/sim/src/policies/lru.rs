@@ -2,7 +2,7 @@
 
 use crate::Policy;
 use arclab_arc::Request;
-use arclab_arc::slab::{Index, List, NIL, hash_key, reserve_hint};
+use arclab_arc::slab::{Index, List, hash_key, reserve_hint};
 
 const TAG: u8 = 0;
 
@@ -58,12 +58,7 @@ impl Policy for Lru {
                 let t = self.list.pop_tail(&mut self.ix.nodes).expect("non-empty");
                 self.ix.remove(t);
             }
-            // The next victim's node was just relinked, so it is in cache:
-            // start loading the bucket its removal will touch.
-            if self.list.tail != NIL {
-                self.ix
-                    .prefetch(self.ix.nodes[self.list.tail as usize].key, 0);
-            }
+            self.ix.warm_victim(self.list.tail, true);
         }
         let i = self.ix.insert(h, req.key, req.size, TAG);
         self.list.push_head(&mut self.ix.nodes, i);
