@@ -97,10 +97,13 @@ pub fn parse_time(s: &str, now: f64) -> Result<f64, TimeError> {
         if rest.is_empty() {
             return Ok(now);
         }
-        let (sign, d) = match rest.split_at(1) {
-            ("-", d) => (-1.0, d),
-            ("+", d) => (1.0, d),
-            _ => return Err(bad_time(s)),
+        // Not `split_at(1)`: the next character may be several bytes long.
+        let (sign, d) = if let Some(d) = rest.strip_prefix('-') {
+            (-1.0, d)
+        } else if let Some(d) = rest.strip_prefix('+') {
+            (1.0, d)
+        } else {
+            return Err(bad_time(s));
         };
         return Ok(now + sign * parse_duration(d).map_err(|_| bad_time(s))?);
     }
@@ -175,9 +178,9 @@ fn parse_rfc3339(t: &str) -> Option<f64> {
     let offset = match rest {
         "" | "Z" | "z" => 0.0,
         o => {
-            let sign = match &o[..1] {
-                "+" => 1.0,
-                "-" => -1.0,
+            let sign = match o.as_bytes()[0] {
+                b'+' => 1.0,
+                b'-' => -1.0,
                 _ => return None,
             };
             let oh: u32 = num(o.get(1..3)?, 2)?;
@@ -327,6 +330,11 @@ mod tests {
             "now*2",
             "2023-11-14T25:00Z",
             "1.2.3",
+            // Multi-byte characters where a sign is expected (found by the
+            // export_file fuzz target: these used to panic on a slice).
+            "now瀋$",
+            "2023-11-14T22:13:20瀋",
+            "2023-11-14T22:13瀋00:00",
         ] {
             assert!(parse_time(s, 0.0).is_err(), "{s}");
         }
