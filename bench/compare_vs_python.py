@@ -6,7 +6,7 @@
 
 `compare` reads an arclab export file (gzipped JSON, docs/measure.md) and, per
 series, gives gauges an average and percentiles and counters an average rate
-with resets skipped (`counter_rate` verbatim from the post), plus each
+with resets skipped (the post's method, written afresh), plus each
 instance's hit ratio. Standard library only.
 """
 import gzip
@@ -56,11 +56,17 @@ def window(points, period):
 
 
 def counter_rate(points, period):
-    """Average per-second increase, skipping counter resets."""
+    """Per-second rate in the window: the rises between samples (a drop is a
+    counter reset and adds nothing) over the time the samples cover."""
     pts = window(points, period)
-    total = sum(max(b - a, 0) for (_, a), (_, b) in zip(pts, pts[1:]))
-    span = pts[-1][0] - pts[0][0] if len(pts) > 1 else float("nan")
-    return total / span
+    if len(pts) < 2:
+        return float("nan")
+    rise = 0.0
+    for i in range(1, len(pts)):
+        step = pts[i][1] - pts[i - 1][1]
+        if step > 0:
+            rise += step
+    return rise / (pts[-1][0] - pts[0][0])
 
 
 def percentile(sorted_vals, q):
