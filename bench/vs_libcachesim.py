@@ -70,7 +70,10 @@ def main() -> int:
             algo = POLICIES[pol]
             reader = o.open_reader(path, "oracleGeneral", ignore_obj_size=True)
             n = reader.get_num_of_req()
+            # Interleaved (one run of each side per round), so that both
+            # sides sample the same stretches of a shared machine's noise.
             lcs_best, lcs_mr = float("inf"), {}
+            arc_best, rows = float("inf"), {}
             for _ in range(a.repeat):
                 tot = 0.0
                 for s in SIZES:
@@ -78,8 +81,6 @@ def main() -> int:
                     tot += r["seconds"]
                     lcs_mr[s] = r["obj_miss_ratio"]
                 lcs_best = min(lcs_best, tot)
-            arc_best, rows = float("inf"), {}
-            for _ in range(a.repeat):
                 dt, rows = run_arclab(a.arclab, path, pol, SIZES)
                 arc_best = min(arc_best, dt)
             work = n * len(SIZES)
@@ -113,27 +114,31 @@ def main() -> int:
     path = paths["zipf"]
     reader = o.open_reader(path, "oracleGeneral", ignore_obj_size=True)
     n = reader.get_num_of_req()
-    lcs_best = min(sum(o.run_one(reader, "ARC", s)["seconds"] for s in ZFS_SIZES) for _ in range(a.repeat))
-    lcs_rps = n * len(ZFS_SIZES) / lcs_best
+    lcs_best = float("inf")
     for pf in ("off", "on"):
         cmd = [a.arclab, "sim", "--trace", path, "--format", "oracleGeneral", "--policy", "zfs-arc",
                "--ram", "8GiB", "--prefetch", pf, "--threads", "1", "--json",
                "--size", ",".join(f"{s * 4096}" for s in ZFS_SIZES)]
         best = float("inf")
-        for _ in range(a.repeat):
+        for _ in range(a.repeat):  # interleaved, as above
+            lcs_best = min(lcs_best, sum(o.run_one(reader, "ARC", s)["seconds"] for s in ZFS_SIZES))
             t0 = time.perf_counter()
             out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
             best = min(best, time.perf_counter() - t0)
+        lcs_rps = n * len(ZFS_SIZES) / lcs_best
         rows = json.loads(out)["results"]
         rps = n * len(ZFS_SIZES) / best
         ratio = rps / lcs_rps
-        mark = "ok" if ratio >= 2.0 else "MISSED"
+        # The goal is for the like-for-like run: libCacheSim's ARC has no
+        # prefetcher, so prefetch on is reported without one.
+        goal = 2.0 if pf == "off" else None
+        mark = ("goal 2x: ok" if ratio >= 2.0 else "goal 2x: MISSED") if goal else "no goal: prefetcher work included"
         mrs = " ".join(f"{r['miss_ratio']:.4f}" for r in rows)
         print(f"  prefetch {pf:<3}  arclab {rps / 1e6:6.2f} Mreq/s  libCacheSim ARC {lcs_rps / 1e6:5.2f} Mreq/s  "
-              f"ratio {ratio:4.2f}x (goal 2x: {mark})  miss ratios {mrs}")
+              f"ratio {ratio:4.2f}x ({mark})  miss ratios {mrs}")
         results.append({"trace": "zipf", "policy": f"zfs-arc prefetch={pf}", "n_req": n, "sizes": ZFS_SIZES,
                         "libcachesim_arc_req_per_s": lcs_rps, "arclab_req_per_s": rps, "ratio": ratio,
-                        "goal": 2.0})
+                        "goal": goal})
     if a.json:
         with open(a.json + ".tmp", "w") as f:
             json.dump(results, f, indent=1)

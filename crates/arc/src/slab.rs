@@ -458,10 +458,24 @@ impl List {
     /// Move node `i` (on this list) to the head.
     #[inline(always)]
     pub fn move_to_head(&mut self, nodes: &mut [Node], i: u32) {
-        if self.head != i {
-            self.unlink(nodes, i);
-            self.push_head(nodes, i);
+        let old = self.head;
+        if old == i {
+            return;
         }
+        // Not unlink + push_head: the length and byte sum do not change, and
+        // `i` has a predecessor (it is not the head).
+        let (prev, next) = (nodes[i as usize].prev, nodes[i as usize].next);
+        nodes[prev as usize].next = next;
+        if next != NIL {
+            nodes[next as usize].prev = prev;
+        } else {
+            self.tail = prev;
+        }
+        let n = &mut nodes[i as usize];
+        n.prev = NIL;
+        n.next = old;
+        nodes[old as usize].prev = i;
+        self.head = i;
     }
 
     /// Unlink and return the tail, if any.
