@@ -165,7 +165,7 @@ impl Policy for ArcPolicy {
         self.ix.prefetch(key, stage);
     }
 
-    #[inline]
+    #[inline(always)]
     fn access(&mut self, req: &Request) -> bool {
         let h = hash_key(req.key);
         // 0 = miss everywhere, B1/B2 = ghost hit there.

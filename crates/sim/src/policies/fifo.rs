@@ -42,7 +42,7 @@ impl Policy for Fifo {
         self.ix.prefetch(key, stage);
     }
 
-    #[inline]
+    #[inline(always)]
     fn access(&mut self, req: &Request) -> bool {
         let h = hash_key(req.key);
         if self.ix.find(h, req.key).is_some() {

@@ -42,7 +42,7 @@ impl Policy for Lru {
         self.ix.prefetch(key, stage);
     }
 
-    #[inline]
+    #[inline(always)]
     fn access(&mut self, req: &Request) -> bool {
         let h = hash_key(req.key);
         if let Some(i) = self.ix.find(h, req.key) {

@@ -130,7 +130,7 @@ impl Policy for S3Fifo {
         self.ix.prefetch(key, stage);
     }
 
-    #[inline]
+    #[inline(always)]
     fn access(&mut self, req: &Request) -> bool {
         let h = hash_key(req.key);
         let mut ghost_hit = false;

@@ -62,7 +62,7 @@ impl Policy for Sieve {
         self.ix.prefetch(key, stage);
     }
 
-    #[inline]
+    #[inline(always)]
     fn access(&mut self, req: &Request) -> bool {
         let h = hash_key(req.key);
         if let Some(i) = self.ix.find(h, req.key) {
