@@ -1,10 +1,11 @@
-//! Print the comparison of the blog post's generated data and write its plots.
+//! Print the comparison of the blog post's generated data, and write its
+//! plots (`blog.png`, `blog.svg`) when an output directory is given.
 //! `cargo run -p arclab-metrics --example blog [OUT_DIR] [--json]`
 
 use arclab_metrics::{compare, report, synth, time::Window};
 
 fn main() {
-    let out = std::env::args().nth(1).unwrap_or_else(|| ".".into());
+    let out = std::env::args().skip(1).find(|a| !a.starts_with("--"));
     let mut opts = compare::Options::new(
         Window::parse(synth::BEFORE, 0.0).unwrap(),
         Window::parse(synth::AFTER, 0.0).unwrap(),
@@ -17,6 +18,10 @@ fn main() {
         return;
     }
     print!("{}", report::text(&c));
+    let Some(out) = out else {
+        eprintln!("(give an output directory to also write blog.png and blog.svg)");
+        return;
+    };
     let dir = std::path::Path::new(&out);
     for n in report::plot::render(&c, &dir.join("blog.png")).unwrap() {
         eprintln!("note: {n}");

@@ -371,8 +371,6 @@ fn inflate<R: Read + Send>(path: &Path, src: R, hint: usize) -> Result<String, E
         path: path.to_path_buf(),
         message: e.to_string(),
     };
-    let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<std::io::Result<(Vec<u8>, usize)>>(2);
-    let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
     let mut bytes: Vec<u8> = Vec::with_capacity(hint);
     if hint < 4 * CHUNK {
         // Small files: a thread is not worth starting.
@@ -381,6 +379,8 @@ fn inflate<R: Read + Send>(path: &Path, src: R, hint: usize) -> Result<String, E
             .map_err(gzip)?;
         return String::from_utf8(bytes).map_err(|e| shape(path, e));
     }
+    let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<std::io::Result<(Vec<u8>, usize)>>(2);
+    let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
     std::thread::scope(|s| -> Result<(), ExportError> {
         s.spawn(move || {
             let mut dec = flate2::read::MultiGzDecoder::new(src);
