@@ -10,7 +10,7 @@ pub fn shared() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")));
     assert!(
-        dir.join("traces/README.md").is_file(),
+        dir.join("traces/README.md").is_file() && dir.join("fixtures/arcstats").is_dir(),
         "shared test data not found at {} — put ../shared beside the repository or set ARCLAB_SHARED",
         dir.display()
     );
@@ -30,15 +30,20 @@ pub fn arclab(args: &[&str]) -> Output {
         .expect("run arclab")
 }
 
-/// Run, expect success, parse stdout as JSON.
-pub fn json(args: &[&str]) -> serde_json::Value {
+/// Run, expect success; return stdout.
+pub fn ok(args: &[&str]) -> String {
     let out = arclab(args);
     assert!(
         out.status.success(),
         "arclab {args:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+    String::from_utf8(out.stdout).expect("utf-8 stdout")
+}
+
+/// Run, expect success, parse stdout as JSON.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).expect("stdout is JSON")
 }
 
 /// Run, expect failure with `code`; return stderr.

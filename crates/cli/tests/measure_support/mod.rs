@@ -4,42 +4,14 @@
 
 pub mod tsdb;
 
+#[path = "../common/mod.rs"]
+mod common;
+#[allow(unused_imports)] // each measure test uses a different subset
+pub use common::{arclab, fails, json, ok, shared};
+
 use arclab_metrics::export::{ExportFile, QueryResult, Request};
 use arclab_metrics::series::Dataset;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-pub fn arclab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arclab"))
-        .args(args)
-        .output()
-        .expect("run arclab")
-}
-
-/// Run, expect success; return stdout.
-pub fn ok(args: &[&str]) -> String {
-    let out = arclab(args);
-    assert!(
-        out.status.success(),
-        "arclab {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 stdout")
-}
-
-/// Run, expect success, parse stdout as JSON.
-pub fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).expect("stdout is JSON")
-}
-
-/// Run, expect exit `code` and no panic; return stderr.
-pub fn fails(args: &[&str], code: i32) -> String {
-    let out = arclab(args);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(code), "arclab {args:?}: {err}");
-    assert!(!err.contains("panicked"), "arclab {args:?} panicked: {err}");
-    err
-}
 
 /// Write a data set as an export file.
 pub fn write_export(data: &Dataset, path: &Path) {
@@ -64,19 +36,6 @@ pub fn blog_export(dir: &Path) -> PathBuf {
     let p = dir.join("blog.json.gz");
     write_export(&arclab_metrics::synth::blog("nas:9100"), &p);
     p
-}
-
-/// `../shared` beside the workspace, or `$ARCLAB_SHARED`; panics loudly when missing.
-pub fn shared() -> PathBuf {
-    let dir = std::env::var_os("ARCLAB_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")));
-    assert!(
-        dir.join("fixtures/arcstats").is_dir(),
-        "shared test data not found at {} — put ../shared beside the repository or set ARCLAB_SHARED",
-        dir.display()
-    );
-    dir
 }
 
 /// A minimal Linux arcstats kstat text.
