@@ -285,6 +285,21 @@ impl Index {
         }
     }
 
+    /// Make room on a single-list policy (LRU, FIFO): while `list` holds
+    /// more than `room` units, evict its tail and forget it; after any
+    /// eviction, warm the next victims ([`Index::warm_victim`]).
+    #[inline(always)]
+    pub fn evict_tail_until(&mut self, list: &mut List, room: u64) {
+        if list.bytes <= room {
+            return;
+        }
+        while list.bytes > room {
+            let t = list.pop_tail(&mut self.nodes).expect("non-empty");
+            self.remove(t);
+        }
+        self.warm_victim(list.tail, true);
+    }
+
     /// Track a new `key` (hash `h`, not yet present) and return its slab index.
     /// The node's links are `NIL`; the caller puts it on a list.
     #[inline(always)]

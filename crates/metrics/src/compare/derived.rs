@@ -162,23 +162,13 @@ pub(crate) fn derive(instance: &str, rows: &[SeriesRow], alpha: f64) -> Derived 
     };
     let opt = |x: BeforeAfter| (x.before.is_some() || x.after.is_some()).then_some(x);
     let mut d = Derived {
-        instance: instance.to_string(),
-        hit_ratio: ba(
-            ratio(&hits[0], &misses[0]),
-            ratio(&hits[1], &misses[1]),
-            alpha,
-        ),
-        hits_per_sec: ba(hits[0].clone(), hits[1].clone(), alpha),
-        misses_per_sec: ba(misses[0].clone(), misses[1].clone(), alpha),
-        miss_multiplier: None,
         demand_misses_per_sec: opt(ba(dm[0].clone(), dm[1].clone(), alpha)),
         prefetch_misses_per_sec: opt(ba(pm[0].clone(), pm[1].clone(), alpha)),
         demand_hit_ratio: opt(ba(ratio(&dh[0], &dm[0]), ratio(&dh[1], &dm[1]), alpha)),
         prefetch_hit_ratio: opt(ba(ratio(&ph[0], &pm[0]), ratio(&ph[1], &pm[1]), alpha)),
-        resets: (resets(|r| &r.before), resets(|r| &r.after)),
-        parts: None,
+        ..from_rates(instance, &hits, &misses, alpha)
     };
-    d.miss_multiplier = multiplier(&d.misses_per_sec);
+    d.resets = (resets(|r| &r.before), resets(|r| &r.after));
     if let ([Some(h0), Some(h1)], [Some(m0), Some(m1)]) = (hits, misses) {
         d.parts = Some(Parts {
             hits: [h0, h1],
@@ -217,18 +207,28 @@ pub(crate) fn fleet(per: &[Derived], alpha: f64) -> Derived {
             }
         }
     }
-    let mut d = Derived {
-        instance: "fleet".into(),
+    Derived {
+        resets,
+        ..from_rates("fleet", &hits, &misses, alpha)
+    }
+}
+
+type Rates = [Option<(f64, Batches)>; 2];
+
+/// The part of [`Derived`] that hits and misses alone give (instance or
+/// fleet alike): hit ratio of the sums, both rates, the miss multiplier.
+fn from_rates(instance: &str, hits: &Rates, misses: &Rates, alpha: f64) -> Derived {
+    let misses_per_sec = ba(misses[0].clone(), misses[1].clone(), alpha);
+    Derived {
+        instance: instance.to_string(),
         hit_ratio: ba(
             ratio(&hits[0], &misses[0]),
             ratio(&hits[1], &misses[1]),
             alpha,
         ),
         hits_per_sec: ba(hits[0].clone(), hits[1].clone(), alpha),
-        misses_per_sec: ba(misses[0].clone(), misses[1].clone(), alpha),
-        resets,
+        miss_multiplier: multiplier(&misses_per_sec),
+        misses_per_sec,
         ..Derived::default()
-    };
-    d.miss_multiplier = multiplier(&d.misses_per_sec);
-    d
+    }
 }

@@ -53,13 +53,8 @@ impl Policy for Lru {
         if size > self.cap {
             return false;
         }
-        if self.list.bytes + size > self.cap {
-            while self.list.bytes + size > self.cap {
-                let t = self.list.pop_tail(&mut self.ix.nodes).expect("non-empty");
-                self.ix.remove(t);
-            }
-            self.ix.warm_victim(self.list.tail, true);
-        }
+        // `size <= cap` here, so the subtraction cannot wrap.
+        self.ix.evict_tail_until(&mut self.list, self.cap - size);
         let i = self.ix.insert(h, req.key, req.size, TAG);
         self.list.push_head(&mut self.ix.nodes, i);
         false
