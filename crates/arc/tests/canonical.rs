@@ -5,26 +5,14 @@
 //! Table IV). See docs/model.md for why the numbers differ.
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 
 use arclab_arc::Request;
 use arclab_arc::model::{ArcCache, ArcConfig, Behaviour};
 
-fn shared() -> PathBuf {
-    let p = std::env::var_os("ARCLAB_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")));
-    assert!(
-        p.join("traces").is_dir(),
-        "shared material missing at {} (set ARCLAB_SHARED)",
-        p.display()
-    );
-    p
-}
-
 /// `start n_blocks ignore req_no` lines → one 512-B block request per block.
 fn oltp() -> Vec<u64> {
-    let f = std::fs::File::open(shared().join("traces/OLTP.lis.zst")).expect("OLTP.lis.zst");
+    let f =
+        std::fs::File::open(arclab_testdata::path("traces/OLTP.lis.zst")).expect("OLTP.lis.zst");
     let r = BufReader::new(zstd::Decoder::new(f).expect("zstd"));
     let mut keys = Vec::new();
     for line in r.lines() {

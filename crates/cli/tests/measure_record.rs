@@ -25,7 +25,7 @@ fn count(db: &Path) -> u64 {
 #[test]
 fn records_real_arcstats_fixtures_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = shared().join("fixtures/arcstats/linux-openzfs22plus-telegraf.arcstats");
+    let fixture = arclab_testdata::path("arcstats/linux-openzfs22plus-telegraf.arcstats");
     let proc = procfs(dir.path(), &std::fs::read_to_string(fixture).unwrap());
     let db = dir.path().join("arc.db");
     let dbs = db.to_str().unwrap();

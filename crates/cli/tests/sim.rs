@@ -6,11 +6,11 @@ use common::*;
 
 /// (file, format) for the five cloudPhysicsIO encodings.
 const SAMPLES: [(&str, &str); 5] = [
-    ("cloudPhysicsIO.oracleGeneral.bin", "oracleGeneral"),
-    ("cloudPhysicsIO.lcs", "lcs"),
-    ("cloudPhysicsIO.vscsi", "vscsi"),
-    ("cloudPhysicsIO.csv", "csv"),
-    ("cloudPhysicsIO.txt", "txt"),
+    ("cloudPhysicsIO.oracleGeneral.bin.zst", "oracleGeneral"),
+    ("cloudPhysicsIO.lcs.zst", "lcs"),
+    ("cloudPhysicsIO.vscsi.zst", "vscsi"),
+    ("cloudPhysicsIO.csv.zst", "csv"),
+    ("cloudPhysicsIO.txt.zst", "txt"),
 ];
 
 fn rows(v: &serde_json::Value) -> &Vec<serde_json::Value> {
@@ -83,7 +83,7 @@ fn lru_byte_mode_misses_equal_libcachesim_test_values() {
     let expected = [93374u64, 89783, 83572, 81722, 72494, 72104, 71972, 71704];
     let sizes: Vec<String> = (1..=8).map(|i| format!("{}MiB", 128 * i)).collect();
     let sizes = sizes.join(",");
-    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let v = json(&[
         "sim", "--trace", &path, "--policy", "lru", "--size", &sizes, "--json",
     ]);
@@ -100,7 +100,7 @@ fn lru_byte_mode_misses_equal_libcachesim_test_values() {
 
 #[test]
 fn json_rows_have_the_documented_keys() {
-    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let v = json(&[
         "sim",
         "--trace",
@@ -162,7 +162,7 @@ fn parallel_run_equals_sequential_run() {
 
 #[test]
 fn csv_and_markdown_outputs() {
-    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let out = arclab(&[
         "sim",
         "--trace",
@@ -208,7 +208,7 @@ fn csv_and_markdown_outputs() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let e = fails(&["sim", "--trace", &path, "--policy", "lfu"], 2);
     assert!(e.contains("lfu"), "{e}");
     let e = fails(&["sim", "--trace", &path, "--size", "8X"], 2);

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
-    shared().join("fixtures/arcstats").join(name)
+    arclab_testdata::path(&format!("arcstats/{name}"))
 }
 
 /// A naive independent reading of a fixture: name → value.

@@ -105,7 +105,7 @@ fn rates_per_interval_with_a_counter_reset() {
 #[test]
 fn sleeps_for_the_interval_and_prints_a_table() {
     let d = tempfile::tempdir().unwrap();
-    let fx = shared().join("fixtures/arcstats/linux-openzfs22plus-telegraf.arcstats");
+    let fx = arclab_testdata::path("arcstats/linux-openzfs22plus-telegraf.arcstats");
     write(d.path(), &std::fs::read_to_string(fx).unwrap());
     let t0 = std::time::Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_arclab"))

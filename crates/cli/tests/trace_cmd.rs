@@ -10,7 +10,7 @@ fn info_counts_match_the_shared_readme() {
     let v = json(&[
         "trace",
         "info",
-        &trace("cloudPhysicsIO.oracleGeneral.bin"),
+        &trace("cloudPhysicsIO.oracleGeneral.bin.zst"),
         "--json",
     ]);
     assert_eq!(v["n_req"], 113_872);
@@ -26,7 +26,7 @@ fn info_counts_match_the_shared_readme() {
     assert_eq!(v["n_req"], 914_145);
     assert_eq!(v["n_obj"], 186_880);
 
-    let out = arclab(&["trace", "info", &trace("cloudPhysicsIO.vscsi")]);
+    let out = arclab(&["trace", "info", &trace("cloudPhysicsIO.vscsi.zst")]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("113872") && text.contains("vscsi"), "{text}");
@@ -40,7 +40,7 @@ fn convert_then_replay_gives_the_same_misses() {
         .join("cp.oracleGeneral.bin.zst")
         .display()
         .to_string();
-    let src = trace("cloudPhysicsIO.vscsi");
+    let src = trace("cloudPhysicsIO.vscsi.zst");
     let o = arclab(&["trace", "convert", &src, &out]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let sim = |path: &str| {

@@ -9,7 +9,7 @@ fn first(v: &serde_json::Value) -> &serde_json::Value {
 
 #[test]
 fn zfs_arc_rows_carry_arcstats_with_the_version_limits() {
-    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let v = json(&[
         "sim",
         "--trace",
@@ -60,7 +60,7 @@ fn zfs_arc_rows_carry_arcstats_with_the_version_limits() {
 
 #[test]
 fn size_is_a_synonym_for_arc_max_and_default_means_the_version_limit() {
-    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let a = json(&[
         "sim",
         "--trace",
@@ -134,7 +134,7 @@ fn prefetch_serves_a_sequential_reader() {
 
 #[test]
 fn zfs_arc_rejects_object_mode_and_bad_versions() {
-    let path = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let e = fails(
         &[
             "sim",
@@ -180,9 +180,9 @@ fn limits_match_the_blog_and_the_fixtures() {
     }
     // The OpenZFS ≥ 2.3 fixture: memory_all_bytes 33532497920 gives c_max
     // 32458756096 and arc_sys_free 1223678080 (values read from the file).
-    let text = std::fs::read_to_string(
-        shared().join("fixtures/arcstats/linux-openzfs22plus-telegraf.arcstats"),
-    )
+    let text = std::fs::read_to_string(arclab_testdata::path(
+        "arcstats/linux-openzfs22plus-telegraf.arcstats",
+    ))
     .unwrap();
     let field = |name: &str| -> u64 {
         text.lines()

@@ -9,7 +9,7 @@ use arclab_sim::policies::run_batch;
 use arclab_sim::{AnyPolicy, ArcPolicy, Counters, Policy, PolicyKind};
 use common::MIB;
 
-const OG: &str = "cloudPhysicsIO.oracleGeneral.bin";
+const OG: &str = "cloudPhysicsIO.oracleGeneral.bin.zst";
 
 fn run<P: Policy>(mut p: P, reqs: &[Request], object_mode: bool) -> Counters {
     let mut c = Counters::default();
@@ -124,7 +124,7 @@ fn cloudphysics_byte_mode_exact_all_policies() {
 /// keeps the admitted size on a hit. Exact misses and byte miss ratios.
 #[test]
 fn vscsi_byte_mode_hit_with_changed_size() {
-    let reqs = common::load("cloudPhysicsIO.vscsi");
+    let reqs = common::load("cloudPhysicsIO.vscsi.zst");
     assert_eq!(reqs.len(), 113_872);
     let want: [(PolicyKind, [(u64, &str); 3]); 5] = [
         (

@@ -8,12 +8,20 @@ use arclab_trace::{Format, OpenOptions, detect_format, open, write_oracle_genera
 use common::{cloud_csv_opts, read_all, trace};
 
 const FILES: [(&str, Format); 5] = [
-    ("cloudPhysicsIO.oracleGeneral.bin", Format::OracleGeneral),
-    ("cloudPhysicsIO.lcs", Format::Lcs),
-    ("cloudPhysicsIO.vscsi", Format::Vscsi),
-    ("cloudPhysicsIO.csv", Format::Csv),
-    ("cloudPhysicsIO.txt", Format::Txt),
+    (
+        "cloudPhysicsIO.oracleGeneral.bin.zst",
+        Format::OracleGeneral,
+    ),
+    ("cloudPhysicsIO.lcs.zst", Format::Lcs),
+    ("cloudPhysicsIO.vscsi.zst", Format::Vscsi),
+    ("cloudPhysicsIO.csv.zst", Format::Csv),
+    ("cloudPhysicsIO.txt.zst", Format::Txt),
 ];
+
+/// The decompressed bytes of a zstd file.
+fn unzstd(path: &std::path::Path) -> Vec<u8> {
+    zstd::decode_all(std::fs::File::open(path).unwrap()).unwrap()
+}
 
 fn unique(keys: &[u64]) -> usize {
     let mut k = keys.to_vec();
@@ -69,7 +77,7 @@ fn cloud_physics_all_formats_agree() {
 
 #[test]
 fn lcs_header_stats() {
-    let r = open(trace("cloudPhysicsIO.lcs"), &OpenOptions::default()).unwrap();
+    let r = open(trace("cloudPhysicsIO.lcs.zst"), &OpenOptions::default()).unwrap();
     let s = r.lcs_stats().unwrap();
     assert_eq!(s.version, 1);
     assert_eq!((s.n_req, s.n_obj), (113_872, 48_974));
@@ -79,7 +87,7 @@ fn lcs_header_stats() {
 #[test]
 fn stats_on_sample() {
     let mut r = open(
-        trace("cloudPhysicsIO.oracleGeneral.bin"),
+        trace("cloudPhysicsIO.oracleGeneral.bin.zst"),
         &OpenOptions::default(),
     )
     .unwrap();
@@ -97,12 +105,14 @@ fn stats_on_sample() {
 
 #[test]
 fn oracle_general_round_trip_is_byte_identical() {
-    let src = trace("cloudPhysicsIO.oracleGeneral.bin");
+    let src = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let reqs = read_all(&mut open(&src, &OpenOptions::default()).unwrap());
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rt.oracleGeneral.bin");
     assert_eq!(write_oracle_general(&out, reqs.clone()).unwrap(), 113_872);
-    assert!(std::fs::read(&src).unwrap() == std::fs::read(&out).unwrap());
+    // The sample is stored zstd-compressed; compare with its original bytes.
+    let original = unzstd(&src);
+    assert!(original == std::fs::read(&out).unwrap());
     // Compressed outputs read back the same requests.
     for ext in ["zst", "gz"] {
         let p = dir.path().join(format!("rt.oracleGeneral.bin.{ext}"));
@@ -141,12 +151,13 @@ fn detection_by_magic_and_compressed_names() {
         ("cloudPhysicsIO.lcs", Format::Lcs),
         ("cloudPhysicsIO.vscsi", Format::Vscsi),
     ] {
+        // The samples are stored zstd-compressed: this test wants their raw bytes.
+        let data = unzstd(&trace(&format!("{file}.zst")));
         let p = dir.path().join(format!("{file}.noext"));
-        std::fs::copy(trace(file), &p).unwrap();
+        std::fs::write(&p, &data).unwrap();
         assert_eq!(detect_format(&p).unwrap(), fmt, "{file}");
         // zstd-compressed, unknown extension: detection looks through the compression.
         let z = dir.path().join(format!("{file}.data.zst"));
-        let data = std::fs::read(trace(file)).unwrap();
         std::fs::write(&z, zstd::encode_all(&data[..], 1).unwrap()).unwrap();
         assert_eq!(detect_format(&z).unwrap(), fmt, "{file}.zst");
         let reqs = read_all(&mut open(&z, &OpenOptions::default()).unwrap());

@@ -1,26 +1,12 @@
 //! The observe-and-tune models against the real fixtures in
-//! `../shared/fixtures/arcstats/` (values are read from the files, never copied).
+//! `data/arcstats/` (values are read from the files, never copied).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use arclab_arc::limits::{self, Os, ZfsVersion};
 use arclab_zfs::arcstats::{ArcSnapshot, parse_arcstats};
 use arclab_zfs::status::explain;
 use arclab_zfs::{rates, version};
-
-fn fixtures() -> PathBuf {
-    let shared = std::env::var_os("ARCLAB_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")));
-    let dir = shared.join("fixtures/arcstats");
-    assert!(
-        dir.join("README.md").is_file(),
-        "fixtures not found at {} — put ../shared beside the repository or set ARCLAB_SHARED",
-        dir.display()
-    );
-    dir
-}
 
 const FILES: [&str; 3] = [
     "linux-openzfs22plus-telegraf.arcstats",
@@ -29,7 +15,7 @@ const FILES: [&str; 3] = [
 ];
 
 fn text(name: &str) -> String {
-    std::fs::read_to_string(fixtures().join(name)).unwrap()
+    std::fs::read_to_string(arclab_testdata::path(&format!("arcstats/{name}"))).unwrap()
 }
 
 /// An independent, naive reading of the file: name → value.

@@ -1,25 +1,13 @@
 //! Helpers shared by the CLI integration tests.
 #![allow(dead_code, unreachable_pub)]
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
-/// `../shared` beside the workspace, or `$ARCLAB_SHARED`; panics loudly when missing.
-pub fn shared() -> PathBuf {
-    let dir = std::env::var_os("ARCLAB_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")));
-    assert!(
-        dir.join("traces/README.md").is_file() && dir.join("fixtures/arcstats").is_dir(),
-        "shared test data not found at {} — put ../shared beside the repository or set ARCLAB_SHARED",
-        dir.display()
-    );
-    dir
-}
-
-/// Path of a file in `shared/traces`.
+/// Path of a file in the repository's `data/traces/`.
 pub fn trace(name: &str) -> String {
-    shared().join("traces").join(name).display().to_string()
+    arclab_testdata::path(&format!("traces/{name}"))
+        .display()
+        .to_string()
 }
 
 /// Run the built `arclab` binary.

@@ -6,24 +6,9 @@ use std::path::PathBuf;
 use arclab_arc::Request;
 use arclab_trace::{OpenOptions, TraceReader};
 
-/// The shared read-only data directory: `$ARCLAB_SHARED`, else `../shared`
-/// relative to the workspace root. Panics loudly when it is missing.
-pub fn shared_dir() -> PathBuf {
-    let dir = match std::env::var_os("ARCLAB_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    assert!(
-        dir.join("traces").is_dir(),
-        "shared test data not found at {} (set ARCLAB_SHARED to the directory holding traces/)",
-        dir.display()
-    );
-    dir
-}
-
-/// A file of the shared trace directory.
+/// A file of the repository's `data/traces/`.
 pub fn trace(name: &str) -> PathBuf {
-    shared_dir().join("traces").join(name)
+    arclab_testdata::path(&format!("traces/{name}"))
 }
 
 /// Drain a reader through `read_batch`.
