@@ -3,7 +3,7 @@
 
 mod measure_support;
 
-use measure_support::{arcstats_text, fails, json, ok, shared};
+use measure_support::{arcstats_text, fails, json, ok};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{arclab, fails, json, shared};
+use common::{arclab, fails, json};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fails, shared};
+use common::fails;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};

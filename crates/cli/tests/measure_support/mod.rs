@@ -7,7 +7,7 @@ pub mod tsdb;
 #[path = "../common/mod.rs"]
 mod common;
 #[allow(unused_imports)] // each measure test uses a different subset
-pub use common::{arclab, fails, json, ok, shared};
+pub use common::{arclab, fails, json, ok};
 
 use arclab_metrics::export::{ExportFile, QueryResult, Request};
 use arclab_metrics::series::Dataset;
