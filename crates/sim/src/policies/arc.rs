@@ -160,10 +160,7 @@ impl ArcPolicy {
 }
 
 impl Policy for ArcPolicy {
-    #[inline(always)]
-    fn prefetch(&self, key: u64, stage: u8) {
-        self.ix.prefetch(key, stage);
-    }
+    index_backed!(t1, t2);
 
     #[inline(always)]
     fn access(&mut self, req: &Request) -> bool {
@@ -218,26 +215,6 @@ impl Policy for ArcPolicy {
             self.t2.push_head(&mut self.ix.nodes, i);
         }
         false
-    }
-
-    fn capacity(&self) -> u64 {
-        self.cap
-    }
-
-    fn occupied(&self) -> u64 {
-        self.t1.bytes + self.t2.bytes
-    }
-
-    fn resident(&self) -> usize {
-        (self.t1.len + self.t2.len) as usize
-    }
-
-    fn tracked(&self) -> usize {
-        self.ix.len()
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.ix.heap_bytes()
     }
 
     /// Always: table ↔ lists consistent, byte sums exact, `|T1|+|T2| ≤ c`,

@@ -37,10 +37,7 @@ impl Lru {
 }
 
 impl Policy for Lru {
-    #[inline(always)]
-    fn prefetch(&self, key: u64, stage: u8) {
-        self.ix.prefetch(key, stage);
-    }
+    index_backed!(list);
 
     #[inline(always)]
     fn access(&mut self, req: &Request) -> bool {
@@ -58,26 +55,6 @@ impl Policy for Lru {
         let i = self.ix.insert(h, req.key, req.size, TAG);
         self.list.push_head(&mut self.ix.nodes, i);
         false
-    }
-
-    fn capacity(&self) -> u64 {
-        self.cap
-    }
-
-    fn occupied(&self) -> u64 {
-        self.list.bytes
-    }
-
-    fn resident(&self) -> usize {
-        self.list.len as usize
-    }
-
-    fn tracked(&self) -> usize {
-        self.ix.len()
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.ix.heap_bytes()
     }
 
     fn check_invariants(&self) -> Result<(), String> {

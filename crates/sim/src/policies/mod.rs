@@ -4,6 +4,39 @@
 //!
 //! See `docs/policies.md` for the parity details and measured numbers.
 
+/// The `Policy` methods every policy over the shared slab index
+/// core writes the same way: the prefetch hint, the capacity, and the sizes
+/// summed over the named resident lists. Expects fields `ix` (the index),
+/// `cap` (the capacity) and each named list.
+macro_rules! index_backed {
+    ($($list:ident),+) => {
+        #[inline(always)]
+        fn prefetch(&self, key: u64, stage: u8) {
+            self.ix.prefetch(key, stage);
+        }
+
+        fn capacity(&self) -> u64 {
+            self.cap
+        }
+
+        fn occupied(&self) -> u64 {
+            0 $(+ self.$list.bytes)+
+        }
+
+        fn resident(&self) -> usize {
+            (0 $(+ self.$list.len)+) as usize
+        }
+
+        fn tracked(&self) -> usize {
+            self.ix.len()
+        }
+
+        fn heap_bytes(&self) -> usize {
+            self.ix.heap_bytes()
+        }
+    };
+}
+
 mod arc;
 mod fifo;
 mod lru;

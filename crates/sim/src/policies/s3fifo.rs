@@ -125,10 +125,7 @@ impl S3Fifo {
 }
 
 impl Policy for S3Fifo {
-    #[inline(always)]
-    fn prefetch(&self, key: u64, stage: u8) {
-        self.ix.prefetch(key, stage);
-    }
+    index_backed!(small, main);
 
     #[inline(always)]
     fn access(&mut self, req: &Request) -> bool {
@@ -170,26 +167,6 @@ impl Policy for S3Fifo {
             }
         }
         false
-    }
-
-    fn capacity(&self) -> u64 {
-        self.cap
-    }
-
-    fn occupied(&self) -> u64 {
-        self.small.bytes + self.main.bytes
-    }
-
-    fn resident(&self) -> usize {
-        (self.small.len + self.main.len) as usize
-    }
-
-    fn tracked(&self) -> usize {
-        self.ix.len()
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.ix.heap_bytes()
     }
 
     /// Table ↔ queues consistent, byte sums exact, `small + main ≤ c`,
