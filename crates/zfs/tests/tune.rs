@@ -1,9 +1,10 @@
 //! Tunables files: parsing, the kernel's rules, and applying a cap.
 
 use arclab_arc::limits::{Os, ZfsVersion};
-use arclab_zfs::apply::{self, ApplyError};
-use arclab_zfs::tunables::{FileKind, parse_text, read_path};
-use arclab_zfs::tunecheck::{CheckOptions, CheckReport, Severity, Target, check, parse_target};
+use arclab_zfs::tune::apply::{self, ApplyError};
+use arclab_zfs::tune::check::{CheckOptions, CheckReport, Severity, check};
+use arclab_zfs::tune::files::{FileKind, parse_text, read_path};
+use arclab_zfs::tune::{Target, parse_target};
 use proptest::prelude::*;
 
 /// The `/boot/loader.conf` and `/etc/sysctl.conf` of the freebsd-stable post
@@ -13,7 +14,7 @@ const LOADER_CONF: &str = "\tahci_load=\"yes\"\n\tvm.kmem_size=\"8192M\"\n\tvfs.
 const SYSCTL_CONF: &str =
     "\tkern.maxvnodes=250000\n\tvfs.zfs.txg.write_limit_override=1073741824\n";
 
-fn finding<'a>(r: &'a CheckReport, name: &str) -> &'a arclab_zfs::tunecheck::Finding {
+fn finding<'a>(r: &'a CheckReport, name: &str) -> &'a arclab_zfs::tune::check::Finding {
     r.findings
         .iter()
         .find(|f| f.name == name)

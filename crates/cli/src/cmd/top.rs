@@ -1,9 +1,9 @@
 //! `arclab top`: per-interval ARC rates, like `arcstat`.
 
-use super::status::{Kstats, read_file, read_procfs};
 use crate::output::{self, si};
 use anyhow::Result;
 use arclab_arc::units::format_bytes;
+use arclab_zfs::host::{self, Kstats};
 use arclab_zfs::rates::{self, TopRow};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -64,11 +64,11 @@ pub(crate) fn parse_interval(s: &str) -> Result<Duration, String> {
 }
 
 fn read(args: &TopArgs) -> Result<Kstats> {
-    match (&args.arcstats, &args.procfs) {
-        (Some(f), _) => read_file(f),
-        (None, Some(d)) => read_procfs(d),
-        (None, None) => read_procfs(Path::new("/proc")),
-    }
+    Ok(match (&args.arcstats, &args.procfs) {
+        (Some(f), _) => host::read_kstat_file(f)?,
+        (None, Some(d)) => host::read_procfs(d)?,
+        (None, None) => host::read_procfs(Path::new("/proc"))?,
+    })
 }
 
 const HEADERS: [&str; 13] = [
