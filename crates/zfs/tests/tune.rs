@@ -349,6 +349,33 @@ fn apply_refuses_without_privileges_and_changes_nothing() {
 }
 
 #[test]
+fn apply_refuses_a_symlink_out_of_the_root() {
+    let root = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(root.path().join("etc")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.path().join("etc/modprobe.d")).unwrap();
+    let plan = apply::plan_cap(8 << 30, Os::Linux, Target::OpenZfs(ZfsVersion::V2_3), None);
+    let e = apply::apply_cap(&plan, root.path(), Some(0)).unwrap_err();
+    assert!(matches!(e, ApplyError::OutsideRoot { .. }), "{e}");
+    assert_eq!(
+        std::fs::read_dir(outside.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    // The same link pointing inside the root is followed.
+    let inside = root.path().join("real-modprobe.d");
+    std::fs::create_dir_all(&inside).unwrap();
+    std::fs::remove_file(root.path().join("etc/modprobe.d")).unwrap();
+    std::os::unix::fs::symlink(&inside, root.path().join("etc/modprobe.d")).unwrap();
+    apply::apply_cap(&plan, root.path(), Some(0)).unwrap();
+    assert!(
+        std::fs::read_to_string(inside.join("zfs.conf"))
+            .unwrap()
+            .contains("zfs_arc_max=8589934592")
+    );
+}
+
+#[test]
 fn loader_conf_edit_replaces_both_spellings() {
     let out = apply::edit_loader(
         "a=1\nvfs.zfs.arc_max=\"6144M\"\nvfs.zfs.arc.max=5\n",

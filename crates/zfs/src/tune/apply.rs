@@ -13,7 +13,8 @@
 //! rename (atomic), after copying the old file to a backup; the sysfs
 //! parameter in place (sysfs files cannot be renamed over). It refuses, before
 //! writing anything, when the effective uid is not 0 and a target is not
-//! writable for that uid. No shell and no external command is ever run.
+//! writable for that uid, or when a target resolves through a symlink outside
+//! the root. No shell and no external command is ever run.
 //!
 //! ```
 //! use arclab_zfs::tune::apply::edit_modprobe;
@@ -191,6 +192,18 @@ pub enum ApplyError {
         /// The effective uid.
         uid: u32,
     },
+    /// A target resolves (through a symlink) outside the root.
+    #[error(
+        "refusing to apply: {path} resolves to {resolved}, outside the root {root}. Nothing was changed."
+    )]
+    OutsideRoot {
+        /// The target under the root.
+        path: String,
+        /// Where it leads.
+        resolved: String,
+        /// The root.
+        root: String,
+    },
     /// The root is not a directory.
     #[error("--root {0} is not a directory")]
     BadRoot(String),
@@ -286,6 +299,20 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
         .as_ref()
         .map(|p| root.join(p))
         .filter(|p| p.is_file());
+    let canon_root = root.canonicalize().map_err(io(root))?;
+    let mut targets = vec![existing_ancestor(&dir).to_path_buf()];
+    targets.extend(persistent.exists().then(|| persistent.clone()));
+    targets.extend(runtime.clone());
+    for t in &targets {
+        let resolved = t.canonicalize().map_err(io(t))?;
+        if !resolved.starts_with(&canon_root) {
+            return Err(ApplyError::OutsideRoot {
+                path: t.display().to_string(),
+                resolved: resolved.display().to_string(),
+                root: root.display().to_string(),
+            });
+        }
+    }
     if let Some(uid) = uid {
         let mut needs = vec![existing_ancestor(&dir).to_path_buf()];
         needs.extend(runtime.clone());
