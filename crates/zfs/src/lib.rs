@@ -1,4 +1,6 @@
-//! `arclab-zfs`: the host side of arclab — reading `arcstats` (and
+//! `arclab-zfs`: the host side of arclab — reading the live host under a
+//! procfs / sysfs root ([`host`]: kstats, meminfo, module parameters) and the
+//! host as a `whatif` scenario ([`host::scenario`]); parsing `arcstats` (and
 //! `zfetchstats`, `dbufstats`) from Linux procfs and FreeBSD `sysctl` output,
 //! the field catalogue, and inferring the ZFS release a snapshot comes from;
 //! explaining a snapshot ([`status`]), rates between snapshots ([`rates`]),
