@@ -1,13 +1,14 @@
 #![no_main]
 
 //! Linux kstat text for all three kstats, then the status and rate models on
-//! whatever parses.
+//! whatever parses; the same bytes as a /proc/meminfo.
 use arclab_zfs::arcstats::{KstatKind, parse_kstat};
 use arclab_zfs::{rates, status};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
+    let _ = arclab_zfs::host::parse_meminfo(&text, "fuzz");
     for kind in [
         KstatKind::ArcStats,
         KstatKind::ZfetchStats,

@@ -2,12 +2,11 @@
 
 //! Tunables files of every kind (the first byte picks it), then the checker
 //! for each OS and release, and the cap-file editors.
-use arclab_zfs::tunables::{FileKind, parse_text};
-use arclab_zfs::tunecheck::{CheckOptions, Target, check};
-use arclab_zfs::{
-    apply,
-    limits::{Os, ZfsVersion},
-};
+use arclab_zfs::limits::{Os, ZfsVersion};
+use arclab_zfs::tune::apply;
+use arclab_zfs::tune::check::{CheckOptions, check};
+use arclab_zfs::tune::files::{FileKind, parse_text};
+use arclab_zfs::tune::Target;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -65,6 +65,16 @@ fn json_values_equal_the_files_values() {
             "{name}: {ratio}"
         );
         assert!(v["contributors"].is_array(), "{name}");
+        // The JSON is `Status` serialized: the source path, the states as a map
+        // (`mru` = the file's mru_size), and byte counts as numbers
+        // (`unaccounted_bytes` was a string before `Status` derived Serialize).
+        assert_eq!(v["source"], p, "{name}");
+        assert_eq!(
+            v["states"]["mru"].as_i64().map(i128::from),
+            Some(r["mru_size"]),
+            "{name}"
+        );
+        assert!(v["unaccounted_bytes"].is_i64(), "{name}");
         for k in ["non_evictable_bytes", "default_c_max_bytes", "ram_bytes"] {
             assert!(v.get(k).is_some(), "{name}: {k} missing");
         }

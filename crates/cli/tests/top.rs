@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::fails;
+use common::{fails, ok};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -171,6 +171,19 @@ fn a_counter_reset_is_shown_in_the_table() {
 fn bad_arguments_and_missing_files() {
     fails(&["top", "--interval", "soon", "--count", "1"], 2);
     fails(&["top", "--interval", "0s", "--count", "1"], 2);
+    fails(&["top", "--interval", "2d", "--count", "1"], 2);
+    // Hours parse as in `record --interval` (one duration parser); with
+    // --count 1 only the since-load line is printed, without sleeping.
+    let f = arclab_testdata::path("arcstats/linux-openzfs22plus-telegraf.arcstats");
+    ok(&[
+        "top",
+        "--interval",
+        "1h",
+        "--count",
+        "1",
+        "--arcstats",
+        f.to_str().unwrap(),
+    ]);
     let d = tempfile::tempdir().unwrap();
     let e = fails(
         &[

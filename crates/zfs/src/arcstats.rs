@@ -17,6 +17,7 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::ReadError;
 use crate::catalog;
 
 /// Which kstat a text holds.
@@ -291,25 +292,8 @@ pub struct ParseError {
     pub kind: ParseErrorKind,
 }
 
-/// A failure of [`read_kstat`].
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// The file could not be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The I/O error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The file could not be parsed.
-    #[error(transparent)]
-    Parse(#[from] ParseError),
-}
-
 /// Read and parse a kstat file.
-pub fn read_kstat(path: &Path, kind: KstatKind) -> Result<ArcSnapshot, ReadError> {
+pub fn read_kstat(path: &Path, kind: KstatKind) -> Result<ArcSnapshot, ReadError<ParseError>> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
         path: name.clone(),

@@ -1,9 +1,11 @@
-//! `arclab-zfs`: the host side of arclab — reading `arcstats` (and
+//! `arclab-zfs`: the host side of arclab — reading the live host under a
+//! procfs / sysfs root ([`host`]: kstats, meminfo, module parameters) and the
+//! host as a `whatif` scenario ([`host::scenario`]); parsing `arcstats` (and
 //! `zfetchstats`, `dbufstats`) from Linux procfs and FreeBSD `sysctl` output,
 //! the field catalogue, and inferring the ZFS release a snapshot comes from;
 //! explaining a snapshot ([`status`]), rates between snapshots ([`rates`]),
-//! reading and checking tunables files ([`tunables`], [`tunecat`],
-//! [`tunecheck`]) and applying a cap on `zfs_arc_max` ([`apply`]).
+//! reading and checking tunables files and applying a cap on `zfs_arc_max`
+//! ([`tune`]).
 //! The version-aware limit formulas themselves live in
 //! [`arclab_arc::limits`](mod@arclab_arc::limits) (re-exported here as [`limits`](mod@limits)).
 //!
@@ -29,17 +31,59 @@
 //! assert_eq!(Some(l.c_min_bytes), snap.get_u64("c_min"));
 //! ```
 
-pub mod apply;
 pub mod arcstats;
 pub mod catalog;
+pub mod host;
 pub mod rates;
 pub mod status;
-pub mod tunables;
-pub mod tunecat;
-pub mod tunecheck;
-mod tunejudge;
+pub mod tune;
 pub mod version;
 
 pub use arclab_arc::limits;
+
+/// A failure to read a file (or directory) that then parses into `E`: kstats
+/// ([`arcstats::read_kstat`], `E` = [`ParseError`]), tunables
+/// ([`tune::files::read_path`], `E` = [`tune::files::SyntaxError`]) and the
+/// host's other files ([`host`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError<E: std::error::Error + 'static> {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file could not be parsed.
+    #[error(transparent)]
+    Parse(#[from] E),
+}
 pub use arcstats::{ArcSnapshot, KstatKind, ParseError, ParseErrorKind, Source, Value};
 pub use version::{VersionRange, infer};
+
+/// Write `data` to `path` atomically: a temporary file in the same directory
+/// (keeping `path`'s permissions, else 0644), synced, then renamed over
+/// `path`. A reader sees the old file or the new one, never a part.
+pub fn write_atomic(path: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(data)?;
+    tmp.as_file().sync_all()?;
+    if let Ok(m) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(tmp.path(), m.permissions());
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
+        }
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

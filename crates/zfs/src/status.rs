@@ -16,11 +16,13 @@
 use arclab_arc::limits::{self, Os, ZfsVersion};
 use arclab_arc::units::format_bytes;
 
+use serde::{Serialize, Serializer};
+
 use crate::arcstats::ArcSnapshot;
 use crate::version::{self, VersionRange};
 
 /// One part of the non-evictable memory.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Contributor {
     /// Short name (`anon`, `mfu_referenced`, `dnode`, …).
     pub name: &'static str,
@@ -33,17 +35,23 @@ pub struct Contributor {
 }
 
 /// Hit ratios since module load (`None` when the counters are all zero).
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Serialized under the `status --json` keys (`hit_ratio`, `demand_hit_ratio`, …).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct HitRatios {
     /// hits / (hits + iohits + misses).
+    #[serde(rename = "hit_ratio")]
     pub total: Option<f64>,
     /// Demand (data + metadata) hits over demand accesses.
+    #[serde(rename = "demand_hit_ratio")]
     pub demand: Option<f64>,
     /// Demand data.
+    #[serde(rename = "demand_data_hit_ratio")]
     pub demand_data: Option<f64>,
     /// Demand metadata.
+    #[serde(rename = "demand_metadata_hit_ratio")]
     pub demand_metadata: Option<f64>,
     /// Prefetch (data + metadata).
+    #[serde(rename = "prefetch_hit_ratio")]
     pub prefetch: Option<f64>,
     /// Accesses counted (hits + iohits + misses).
     pub accesses: u64,
@@ -53,12 +61,20 @@ pub struct HitRatios {
     pub prefetch_accesses: u64,
 }
 
-/// The explanation of one snapshot.
-#[derive(Clone, Debug, PartialEq)]
+/// The explanation of one snapshot. Serializes to the `arclab status --json`
+/// object: `version` (the range as text), `limits_behaviour`,
+/// `version_evidence`, `ram_bytes`/`ram_source`, `states`/`parts` as
+/// name → bytes maps, the [`HitRatios`] keys at top level,
+/// `dnode_bytes`/`dnode_limit_bytes`, `meta_used_bytes`/`meta_limit_bytes`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Status {
+    /// What was explained (the file name given to [`explain`]).
+    pub source: String,
     /// Inferred release range.
+    #[serde(flatten, serialize_with = "ser_version")]
     pub version: VersionRange,
     /// OS (from the input format).
+    #[serde(serialize_with = "ser_display")]
     pub os: Os,
     /// `size`.
     pub size_bytes: u64,
@@ -69,6 +85,7 @@ pub struct Status {
     /// `c_max`.
     pub c_max_bytes: u64,
     /// RAM (allmem) used for the defaults, and where it came from.
+    #[serde(flatten, serialize_with = "ser_ram")]
     pub ram: Option<(u64, &'static str)>,
     /// Default `c_max` for that RAM and release.
     pub default_c_max_bytes: Option<u64>,
@@ -79,8 +96,10 @@ pub struct Status {
     /// Whether `c_max` differs from the default (`zfs_arc_max` set).
     pub c_max_changed: Option<bool>,
     /// `(name, bytes)` of the states: anon, mru, mfu, uncached, mru_ghost, mfu_ghost.
+    #[serde(serialize_with = "ser_pairs")]
     pub states: Vec<(&'static str, u64)>,
     /// `(name, bytes)` of the structural parts, in the §6.5 identity.
+    #[serde(serialize_with = "ser_pairs")]
     pub parts: Vec<(&'static str, u64)>,
     /// Evictable bytes (anon/mru/mfu/uncached `*_evictable_*`).
     pub evictable_bytes: Option<u64>,
@@ -93,8 +112,10 @@ pub struct Status {
     /// Non-evictable contributors, largest first.
     pub contributors: Vec<Contributor>,
     /// Why size is above c (empty when it is not).
+    #[serde(rename = "why_size_above_c")]
     pub why_over: Vec<String>,
     /// Hit ratios since load.
+    #[serde(flatten)]
     pub hits: HitRatios,
     /// `memory_available_bytes` (signed).
     pub available_bytes: Option<i64>,
@@ -103,8 +124,10 @@ pub struct Status {
     /// `arc_sys_free`.
     pub sys_free_bytes: Option<u64>,
     /// `dnode_size` and `arc_dnode_limit`.
+    #[serde(flatten, serialize_with = "ser_dnode")]
     pub dnode: Option<(u64, u64)>,
     /// `(arc_meta_used, arc_meta_limit)` (limit before 2.2 only).
+    #[serde(flatten, serialize_with = "ser_meta")]
     pub meta: Option<(u64, Option<u64>)>,
     /// Summary lines of zfetchstats and dbufstats when given.
     pub extra: Vec<String>,
@@ -112,6 +135,69 @@ pub struct Status {
     pub cannot_compute: Vec<String>,
     /// Plain-language warnings, most important first.
     pub warnings: Vec<String>,
+}
+
+fn ser_display<S: Serializer, T: std::fmt::Display>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+fn ser_version<S: Serializer>(v: &VersionRange, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Keys<'a> {
+        version: String,
+        limits_behaviour: String,
+        version_evidence: &'a [String],
+    }
+    Keys {
+        version: v.to_string(),
+        limits_behaviour: v.behaviour.to_string(),
+        version_evidence: &v.evidence,
+    }
+    .serialize(s)
+}
+
+fn ser_ram<S: Serializer>(v: &Option<(u64, &'static str)>, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Keys {
+        ram_bytes: Option<u64>,
+        ram_source: Option<&'static str>,
+    }
+    Keys {
+        ram_bytes: v.map(|r| r.0),
+        ram_source: v.map(|r| r.1),
+    }
+    .serialize(s)
+}
+
+fn ser_dnode<S: Serializer>(v: &Option<(u64, u64)>, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Keys {
+        dnode_bytes: Option<u64>,
+        dnode_limit_bytes: Option<u64>,
+    }
+    Keys {
+        dnode_bytes: v.map(|d| d.0),
+        dnode_limit_bytes: v.map(|d| d.1),
+    }
+    .serialize(s)
+}
+
+fn ser_meta<S: Serializer>(v: &Option<(u64, Option<u64>)>, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Keys {
+        meta_used_bytes: Option<u64>,
+        meta_limit_bytes: Option<u64>,
+    }
+    Keys {
+        meta_used_bytes: v.map(|m| m.0),
+        meta_limit_bytes: v.and_then(|m| m.1),
+    }
+    .serialize(s)
+}
+
+/// `(name, bytes)` pairs as a name → bytes map (names are unique by construction).
+fn ser_pairs<S: Serializer>(v: &[(&'static str, u64)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(v.iter().map(|(k, b)| (*k, *b)))
 }
 
 /// A failure to explain a snapshot.
@@ -483,6 +569,7 @@ pub fn explain(
     }
 
     Ok(Status {
+        source: file.to_string(),
         os,
         size_bytes: size,
         c_bytes: c,

@@ -1,9 +1,10 @@
 //! Tunables files: parsing, the kernel's rules, and applying a cap.
 
 use arclab_arc::limits::{Os, ZfsVersion};
-use arclab_zfs::apply::{self, ApplyError};
-use arclab_zfs::tunables::{FileKind, parse_text, read_path};
-use arclab_zfs::tunecheck::{CheckOptions, CheckReport, Severity, Target, check, parse_target};
+use arclab_zfs::tune::apply::{self, ApplyError};
+use arclab_zfs::tune::check::{CheckOptions, CheckReport, Severity, check};
+use arclab_zfs::tune::files::{FileKind, parse_text, read_path};
+use arclab_zfs::tune::{Target, parse_target};
 use proptest::prelude::*;
 
 /// The `/boot/loader.conf` and `/etc/sysctl.conf` of the freebsd-stable post
@@ -13,7 +14,7 @@ const LOADER_CONF: &str = "\tahci_load=\"yes\"\n\tvm.kmem_size=\"8192M\"\n\tvfs.
 const SYSCTL_CONF: &str =
     "\tkern.maxvnodes=250000\n\tvfs.zfs.txg.write_limit_override=1073741824\n";
 
-fn finding<'a>(r: &'a CheckReport, name: &str) -> &'a arclab_zfs::tunecheck::Finding {
+fn finding<'a>(r: &'a CheckReport, name: &str) -> &'a arclab_zfs::tune::check::Finding {
     r.findings
         .iter()
         .find(|f| f.name == name)
@@ -345,6 +346,33 @@ fn apply_refuses_without_privileges_and_changes_nothing() {
         apply::apply_cap(&plan, &file, Some(0)),
         Err(ApplyError::BadRoot(_))
     ));
+}
+
+#[test]
+fn apply_refuses_a_symlink_out_of_the_root() {
+    let root = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(root.path().join("etc")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.path().join("etc/modprobe.d")).unwrap();
+    let plan = apply::plan_cap(8 << 30, Os::Linux, Target::OpenZfs(ZfsVersion::V2_3), None);
+    let e = apply::apply_cap(&plan, root.path(), Some(0)).unwrap_err();
+    assert!(matches!(e, ApplyError::OutsideRoot { .. }), "{e}");
+    assert_eq!(
+        std::fs::read_dir(outside.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    // The same link pointing inside the root is followed.
+    let inside = root.path().join("real-modprobe.d");
+    std::fs::create_dir_all(&inside).unwrap();
+    std::fs::remove_file(root.path().join("etc/modprobe.d")).unwrap();
+    std::os::unix::fs::symlink(&inside, root.path().join("etc/modprobe.d")).unwrap();
+    apply::apply_cap(&plan, root.path(), Some(0)).unwrap();
+    assert!(
+        std::fs::read_to_string(inside.join("zfs.conf"))
+            .unwrap()
+            .contains("zfs_arc_max=8589934592")
+    );
 }
 
 #[test]

@@ -5,8 +5,9 @@
 use super::UsageError;
 use crate::output::{self, Table};
 use anyhow::Result;
-use arclab_arc::limits::{LimitsInput, Os, Verdict, ZfsVersion, limits_with};
+use arclab_arc::limits::{LimitsInput, Os, Verdict, limits_with};
 use arclab_arc::units::{format_bytes, parse_bytes};
+use arclab_zfs::tune::{Target, parse_target};
 
 /// Show the ARC limits for a host: c_min, c_max, arc_sys_free and the dnode
 /// limit, each with its formula and the releases it applies to.
@@ -25,7 +26,8 @@ pub(crate) struct LimitsArgs {
     #[arg(long, default_value = "linux")]
     os: Os,
     /// ZFS version: a behaviour set (0.7, 2.1, 2.2, 2.3, latest) or a full
-    /// release (2.2.7, 2.3.4).
+    /// release (2.2.7, 2.3.4); `legacy` (pre-OpenZFS FreeBSD) is read but has
+    /// no RAM formula here (see `tune check`).
     #[arg(long, default_value = "latest")]
     zfs_version: String,
     /// A zfs_arc_max to check (as set at module load).
@@ -44,8 +46,19 @@ pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 pub(crate) fn run(args: LimitsArgs) -> Result<()> {
-    let (version, note) = ZfsVersion::parse_with_note(&args.zfs_version)
-        .map_err(|e| UsageError(format!("--zfs-version: {e}")))?;
+    let (target, note) =
+        parse_target(&args.zfs_version).map_err(|e| UsageError(format!("--zfs-version: {e}")))?;
+    let version = match target {
+        Target::OpenZfs(v) => v,
+        Target::FreeBsdLegacy => {
+            return Err(UsageError(format!(
+                "--zfs-version {}: pre-OpenZFS FreeBSD sizes the ARC from vm.kmem_size, not from RAM, so `limits` has no formula for it; \
+                 check a loader.conf that sets vm.kmem_size with `arclab tune check --zfs-version legacy FILE`",
+                args.zfs_version
+            ))
+            .into());
+        }
+    };
     if args.ram < 64 << 20 {
         return Err(UsageError(format!(
             "--ram {} is below 64 MiB: no ZFS host is that small",

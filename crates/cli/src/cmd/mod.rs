@@ -5,6 +5,7 @@ pub(crate) mod compare;
 pub(crate) mod export;
 pub(crate) mod limits;
 pub(crate) mod record;
+pub(crate) mod scenario;
 pub(crate) mod sim;
 pub(crate) mod status;
 pub(crate) mod top;

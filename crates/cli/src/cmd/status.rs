@@ -3,11 +3,11 @@
 
 use super::UsageError;
 use crate::output;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use arclab_arc::units::{format_bytes, parse_bytes};
-use arclab_zfs::arcstats::{self, ArcSnapshot, KstatKind};
+use arclab_zfs::arcstats;
+use arclab_zfs::host;
 use arclab_zfs::status::{self, Status};
-use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// What the ARC does with your RAM: size against its target and limits, the
@@ -42,63 +42,14 @@ pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
     parse_bytes(s).map_err(|e| e.to_string())
 }
 
-/// The kstats read for one `status` or `top` sample.
-pub(crate) struct Kstats {
-    pub(crate) name: String,
-    pub(crate) arc: ArcSnapshot,
-    pub(crate) zfetch: Option<ArcSnapshot>,
-    pub(crate) dbuf: Option<ArcSnapshot>,
-}
-
-/// Read arcstats (and the others when present) from a procfs root.
-pub(crate) fn read_procfs(dir: &Path) -> Result<Kstats> {
-    let base = dir.join("spl/kstat/zfs");
-    let arc_path = base.join("arcstats");
-    if !arc_path.exists() && dir.is_dir() && !base.exists() {
-        anyhow::bail!(
-            "{}: no ZFS kstats here (is the zfs module loaded? use --arcstats FILE or --sysctl FILE for saved copies)",
-            base.display()
-        );
-    }
-    let arc = arcstats::read_kstat(&arc_path, KstatKind::ArcStats)?;
-    let opt = |name: &str, kind| -> Result<Option<ArcSnapshot>> {
-        let p = base.join(name);
-        if !p.exists() {
-            return Ok(None);
-        }
-        Ok(Some(arcstats::read_kstat(&p, kind)?))
-    };
-    Ok(Kstats {
-        name: arc_path.display().to_string(),
-        arc,
-        zfetch: opt("zfetchstats", KstatKind::ZfetchStats)?,
-        dbuf: opt("dbufstats", KstatKind::DbufStats)?,
-    })
-}
-
-/// Read a single saved file; a sysctl dump may hold zfetchstats too.
-pub(crate) fn read_file(path: &Path) -> Result<Kstats> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).with_context(|| name.clone())?;
-    let arc = arcstats::parse_arcstats(&text, &name)?;
-    let zfetch = if text.contains("kstat.zfs.misc.zfetchstats.") {
-        Some(arcstats::parse_zfetchstats(&text, &name)?)
-    } else {
-        None
-    };
-    Ok(Kstats {
-        name,
-        arc,
-        zfetch,
-        dbuf: None,
-    })
-}
-
 pub(crate) fn run(args: StatusArgs) -> Result<()> {
-    let k = match (&args.procfs, &args.arcstats, &args.sysctl) {
-        (_, Some(f), _) | (_, _, Some(f)) => read_file(f)?,
-        (Some(d), _, _) => read_procfs(d)?,
-        (None, None, None) => read_procfs(Path::new("/proc"))?,
+    let k = match (
+        &args.procfs,
+        args.arcstats.as_ref().or(args.sysctl.as_ref()),
+    ) {
+        (_, Some(f)) => host::read_kstat_file(f)?,
+        (Some(d), None) => host::read_procfs(d)?,
+        (None, None) => host::read_procfs(Path::new("/proc"))?,
     };
     if args.sysctl.is_some() && k.arc.source != arcstats::Source::FreeBsdSysctl {
         return Err(UsageError(format!("{}: --sysctl expects FreeBSD sysctl output; this is a Linux kstat file (use --arcstats)", k.name)).into());
@@ -111,7 +62,7 @@ pub(crate) fn run(args: StatusArgs) -> Result<()> {
         &k.name,
     )?;
     if args.json {
-        let text = serde_json::to_string_pretty(&to_json(&s, &k.name))?;
+        let text = serde_json::to_string_pretty(&s)?;
         return output::print(&(text + "\n"));
     }
     output::print(&human(&s, &k.name))
@@ -327,57 +278,4 @@ fn human(s: &Status, name: &str) -> String {
         }
     }
     o
-}
-
-fn to_json(s: &Status, name: &str) -> Value {
-    let map = |v: &[(&str, u64)]| -> Value {
-        Value::Object(
-            v.iter()
-                .map(|(k, b)| ((*k).to_string(), json!(b)))
-                .collect(),
-        )
-    };
-    json!({
-        "source": name,
-        "os": s.os.to_string(),
-        "version": s.version.to_string(),
-        "limits_behaviour": s.version.behaviour.to_string(),
-        "version_evidence": s.version.evidence,
-        "size_bytes": s.size_bytes,
-        "c_bytes": s.c_bytes,
-        "c_min_bytes": s.c_min_bytes,
-        "c_max_bytes": s.c_max_bytes,
-        "ram_bytes": s.ram.map(|r| r.0),
-        "ram_source": s.ram.map(|r| r.1),
-        "default_c_max_bytes": s.default_c_max_bytes,
-        "default_c_min_bytes": s.default_c_min_bytes,
-        "default_c_max_formula": s.default_c_max_formula,
-        "c_max_changed": s.c_max_changed,
-        "states": map(&s.states),
-        "parts": map(&s.parts),
-        "unaccounted_bytes": s.unaccounted_bytes.map(|u| u.to_string()),
-        "evictable_bytes": s.evictable_bytes,
-        "non_evictable_bytes": s.non_evictable_bytes,
-        "overshoot_bytes": s.overshoot_bytes,
-        "contributors": s.contributors.iter().map(|c| json!({
-            "name": c.name, "fields": c.fields, "bytes": c.bytes, "why": c.why
-        })).collect::<Vec<_>>(),
-        "why_size_above_c": s.why_over,
-        "hit_ratio": s.hits.total,
-        "demand_hit_ratio": s.hits.demand,
-        "demand_data_hit_ratio": s.hits.demand_data,
-        "demand_metadata_hit_ratio": s.hits.demand_metadata,
-        "prefetch_hit_ratio": s.hits.prefetch,
-        "accesses": s.hits.accesses,
-        "available_bytes": s.available_bytes,
-        "free_bytes": s.free_bytes,
-        "sys_free_bytes": s.sys_free_bytes,
-        "dnode_bytes": s.dnode.map(|d| d.0),
-        "dnode_limit_bytes": s.dnode.map(|d| d.1),
-        "meta_used_bytes": s.meta.map(|m| m.0),
-        "meta_limit_bytes": s.meta.and_then(|m| m.1),
-        "extra": s.extra,
-        "cannot_compute": s.cannot_compute,
-        "warnings": s.warnings,
-    })
 }

@@ -1,9 +1,9 @@
 //! `arclab top`: per-interval ARC rates, like `arcstat`.
 
-use super::status::{Kstats, read_file, read_procfs};
 use crate::output::{self, si};
 use anyhow::Result;
 use arclab_arc::units::format_bytes;
+use arclab_zfs::host::{self, Kstats};
 use arclab_zfs::rates::{self, TopRow};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
     arclab top --interval 5s --count 13\n  \
     arclab top --procfs /host/proc --interval 100ms --count 3 --json")]
 pub(crate) struct TopArgs {
-    /// Time between samples: 1s, 500ms, 2m, or plain seconds. The rate uses
+    /// Time between samples: 1s, 500ms, 2m, 1h, or plain seconds (at most a day). The rate uses
     /// the kstat snaptime when present, so sleep jitter does not skew it.
     #[arg(long, short = 'i', default_value = "1s", value_parser = parse_interval)]
     interval: Duration,
@@ -41,34 +41,22 @@ pub(crate) struct TopArgs {
     json: bool,
 }
 
-/// `1s`, `100ms`, `2m`, `1.5` (seconds).
-pub(crate) fn parse_interval(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("invalid interval `{s}` (use 1s, 500ms, 2m or seconds)"))?;
-    if !(v.is_finite() && v > 0.0 && v * mult <= 86_400.0) {
-        return Err(format!("interval `{s}` must be above 0 and at most a day"));
+/// `1s`, `100ms`, `2m`, `1h`, `1.5` (seconds): the one duration parser
+/// ([`arclab_metrics::time::parse_duration`]), at most a day.
+fn parse_interval(s: &str) -> Result<Duration, String> {
+    let v = arclab_metrics::time::parse_duration(s).map_err(|e| e.to_string())?;
+    if v > 86_400.0 {
+        return Err(format!("interval `{s}` must be at most a day"));
     }
-    Ok(Duration::from_secs_f64(v * mult))
+    Ok(Duration::from_secs_f64(v))
 }
 
 fn read(args: &TopArgs) -> Result<Kstats> {
-    match (&args.arcstats, &args.procfs) {
-        (Some(f), _) => read_file(f),
-        (None, Some(d)) => read_procfs(d),
-        (None, None) => read_procfs(Path::new("/proc")),
-    }
+    Ok(match (&args.arcstats, &args.procfs) {
+        (Some(f), _) => host::read_kstat_file(f)?,
+        (None, Some(d)) => host::read_procfs(d)?,
+        (None, None) => host::read_procfs(Path::new("/proc"))?,
+    })
 }
 
 const HEADERS: [&str; 13] = [

@@ -4,12 +4,13 @@ use super::UsageError;
 use super::status::parse_size;
 use crate::output;
 use anyhow::{Result, bail};
-use arclab_arc::limits::{Os, Verdict, ZfsVersion};
+use arclab_arc::limits::{Os, Verdict};
 use arclab_arc::units::format_bytes;
-use arclab_zfs::apply::{self, CapPlan};
-use arclab_zfs::arcstats::{self, ArcSnapshot, KstatKind};
-use arclab_zfs::tunables;
-use arclab_zfs::tunecheck::{self, CheckOptions, CheckReport, Severity, Target};
+use arclab_zfs::arcstats::ArcSnapshot;
+use arclab_zfs::host;
+use arclab_zfs::tune::apply::{self, CapPlan};
+use arclab_zfs::tune::check::{self, CheckOptions, CheckReport, Severity};
+use arclab_zfs::tune::{Target, files, target};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -83,7 +84,7 @@ pub(crate) struct CapArgs {
 }
 
 fn parse_target(s: &str) -> Result<Target, String> {
-    tunecheck::parse_target(s).map(|(t, _)| t)
+    target::parse_target(s).map(|(t, _)| t)
 }
 
 pub(crate) fn run(cmd: TuneCommand) -> Result<()> {
@@ -96,14 +97,14 @@ pub(crate) fn run(cmd: TuneCommand) -> Result<()> {
 fn check(a: CheckArgs) -> Result<()> {
     let mut files = Vec::new();
     for f in &a.files {
-        files.push(tunables::read_path(f)?);
+        files.push(files::read_path(f)?);
     }
     let opts = CheckOptions {
         ram_bytes: a.ram,
         os: a.os,
         target: a.zfs_version,
     };
-    let r = tunecheck::check(&files, &opts);
+    let r = check::check(&files, &opts);
     let text = if a.json {
         json_report(&r)
     } else {
@@ -197,21 +198,24 @@ fn json_report(r: &CheckReport) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
-/// arcstats under ROOT/proc, if readable.
-fn live_arcstats(root: &Path) -> Option<ArcSnapshot> {
-    arcstats::read_kstat(
-        &root.join("proc/spl/kstat/zfs/arcstats"),
-        KstatKind::ArcStats,
-    )
-    .ok()
-}
-
 fn cap(a: CapArgs) -> Result<()> {
     let mut notes = Vec::new();
-    let snap = live_arcstats(&a.root);
+    let (procfs, sysfs) = (a.root.join("proc"), a.root.join("sys"));
+    let snap = host::read_procfs(&procfs).ok().map(|k| k.arc);
     let target = match a.zfs_version {
         Some(t) => t,
-        None => detect_target(&a.root, snap.as_ref(), &mut notes),
+        None => {
+            let vfile = sysfs.join("module/zfs/version");
+            let params = host::read_sysfs(&sysfs).ok();
+            let shown = vfile.display().to_string();
+            let version = params
+                .as_ref()
+                .and_then(|p| p.version.as_deref())
+                .map(|v| (shown.as_str(), v));
+            let (t, how) = target::detect(version, snap.as_ref());
+            notes.push(how);
+            t
+        }
     };
     let os = match (a.os, target) {
         (_, Target::FreeBsdLegacy) => Os::FreeBSD,
@@ -221,7 +225,12 @@ fn cap(a: CapArgs) -> Result<()> {
     let ram = a
         .ram
         .or_else(|| snap.as_ref().and_then(|s| s.get_u64("memory_all_bytes")))
-        .or_else(|| meminfo(&a.root));
+        .or_else(|| {
+            host::procfs_meminfo(&procfs)
+                .ok()
+                .flatten()
+                .map(|m| m.total_bytes)
+        });
     if ram.is_none() {
         notes.push("RAM unknown (no --ram, no arcstats, no /proc/meminfo): the value is not checked against RAM and c_min".into());
     }
@@ -253,30 +262,6 @@ fn cap(a: CapArgs) -> Result<()> {
         o.push_str(&format!("Note: {n}\n"));
     }
     output::print(&o)
-}
-
-fn detect_target(root: &Path, snap: Option<&ArcSnapshot>, notes: &mut Vec<String>) -> Target {
-    let vfile = root.join("sys/module/zfs/version");
-    if let Ok(v) = std::fs::read_to_string(&vfile)
-        && let Ok((zv, _)) = ZfsVersion::parse_with_note(v.trim())
-    {
-        notes.push(format!("release {} from {}", v.trim(), vfile.display()));
-        return Target::OpenZfs(zv);
-    }
-    if let Some(s) = snap {
-        let v = arclab_zfs::infer(s);
-        notes.push(format!("release inferred from arcstats: {v}"));
-        return Target::OpenZfs(v.behaviour);
-    }
-    notes.push("release unknown: assuming OpenZFS 2.3.0+ (use --zfs-version)".into());
-    Target::OpenZfs(ZfsVersion::V2_3)
-}
-
-fn meminfo(root: &Path) -> Option<u64> {
-    let text = std::fs::read_to_string(root.join("proc/meminfo")).ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
 }
 
 fn print_plan(

@@ -1,4 +1,4 @@
-//! The verdicts behind [`crate::tunecheck`]: `zfs_arc_max` / `zfs_arc_min`
+//! The verdicts behind [`super`]: `zfs_arc_max` / `zfs_arc_min`
 //! against the limits of [`arclab_arc::limits`](mod@arclab_arc::limits) (§3.3), the pre-OpenZFS
 //! FreeBSD rules around `vm.kmem_size` (§13), and the plain-language effect of
 //! the other tunables.
@@ -6,8 +6,9 @@
 use arclab_arc::limits::{self, MIN_ARC_MAX, Os, Verdict};
 use arclab_arc::units::{format_bytes, parse_bytes};
 
-use crate::tunecat;
-use crate::tunecheck::{Finding, Severity, Target};
+use super::{Finding, Severity, Target};
+use crate::tune::catalog as tunecat;
+use crate::tune::target::shrink_when;
 
 const GIB: u64 = 1 << 30;
 const MIB16: u64 = 16 << 20;
@@ -111,7 +112,7 @@ pub(crate) fn judge_arc(
                     format_bytes(dflt.c_max_bytes),
                     format_bytes(l.c_min_bytes),
                     l.dnode_limit_bytes.map_or("none".into(), format_bytes),
-                    crate::apply::shrink_when(v, ctx.os)
+                    shrink_when(v, ctx.os)
                 );
             }
             _ => {}

@@ -3,13 +3,13 @@
 //! directory (one file per parameter), and FreeBSD `/boot/loader.conf` and
 //! `/etc/sysctl.conf` (`name=value` or `name="value"`).
 //!
-//! This module only reads what the files say; [`crate::tunecheck`] judges the
+//! This module only reads what the files say; [`super::check`] judges the
 //! values. Every line that is not a comment becomes either a [`Setting`] (with
 //! its file and line) or a [`SyntaxError`] naming the file and line. Lines of
 //! other modules and non-ZFS sysctls are kept and marked, never dropped.
 //!
 //! ```
-//! use arclab_zfs::tunables::{parse_text, FileKind};
+//! use arclab_zfs::tune::files::{parse_text, FileKind};
 //! let f = parse_text("options zfs zfs_arc_max=8589934592 zfs_prefetch_disable=1\n",
 //!                    "zfs.conf", None).unwrap();
 //! assert_eq!(f.kind, FileKind::Modprobe);
@@ -21,6 +21,8 @@
 //! ```
 
 use std::fmt;
+
+use crate::ReadError;
 use std::path::Path;
 
 /// The kind of a tunables source.
@@ -104,23 +106,6 @@ pub struct SyntaxError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
-}
-
-/// A failure reading a tunables source.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// The file or directory could not be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The I/O error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// A syntax error.
-    #[error(transparent)]
-    Syntax(#[from] SyntaxError),
 }
 
 const MODPROBE_COMMANDS: &[&str] = &[
@@ -370,7 +355,7 @@ fn parse_key_value(text: &str, file: &str, out: &mut TunablesFile) -> Result<(),
 }
 
 /// Read a tunables file, or a `/sys/module/zfs/parameters` directory.
-pub fn read_path(path: &Path) -> Result<TunablesFile, ReadError> {
+pub fn read_path(path: &Path) -> Result<TunablesFile, ReadError<SyntaxError>> {
     let name = path.display().to_string();
     let io = |source| ReadError::Io {
         path: name.clone(),

@@ -3,10 +3,10 @@
 //! pre-OpenZFS FreeBSD names, with value kind, default and effect (spec
 //! `zfs-arc.md` §3, §5, §6, §9, §10.2, §13; defaults are HEAD's unless the text
 //! says otherwise, and the limits that depend on RAM and version are computed
-//! by [`crate::tunecheck`]).
+//! by [`super::check`]).
 //!
 //! ```
-//! use arclab_zfs::tunecat::{lookup, Naming};
+//! use arclab_zfs::tune::catalog::{lookup, Naming};
 //! let (t, how) = lookup("vfs.zfs.arc_max").unwrap();
 //! assert_eq!(t.linux, "zfs_arc_max");
 //! assert_eq!(how, Naming::FreeBsdAlias);

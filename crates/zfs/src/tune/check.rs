@@ -1,5 +1,5 @@
 //! Judging tunables against the kernel's rules (spec `zfs-arc.md` §3.3, §13):
-//! for every setting read by [`crate::tunables`], whether the kernel will use
+//! for every setting read by [`super::files`], whether the kernel will use
 //! it, what it changes, and its default for the given RAM and release.
 //!
 //! * `zfs_arc_max` is ignored below 64 MiB, at or above all memory, or not above
@@ -13,8 +13,8 @@
 //! * Unknown names are reported, never silently accepted.
 //!
 //! ```
-//! use arclab_zfs::tunables::parse_text;
-//! use arclab_zfs::tunecheck::{check, CheckOptions, Severity};
+//! use arclab_zfs::tune::files::parse_text;
+//! use arclab_zfs::tune::check::{check, CheckOptions, Severity};
 //! let f = parse_text("options zfs zfs_arc_max=32M\n", "zfs.conf", None).unwrap();
 //! let r = check(&[f], &CheckOptions { ram_bytes: Some(8 << 30), ..Default::default() });
 //! assert_eq!(r.findings[0].severity, Severity::Error); // below 64 MiB: ignored
@@ -23,34 +23,12 @@
 use arclab_arc::limits::{Os, ZfsVersion};
 use arclab_arc::units::parse_bytes;
 
-use crate::tunables::{FileKind, Setting, TunablesFile};
-use crate::tunecat::{self, Naming, Tunable, ValueKind};
-use crate::tunejudge::{Ctx, explain_other, judge_arc};
+use super::catalog::{self as tunecat, Naming, Tunable, ValueKind};
+use super::files::{FileKind, Setting, TunablesFile};
+pub use super::target::{Target, parse_target};
 
-/// The ZFS implementation the files are for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// ZFS on Linux / OpenZFS with this limits behaviour (Linux or FreeBSD 13+).
-    OpenZfs(ZfsVersion),
-    /// FreeBSD's base-system ZFS before OpenZFS (FreeBSD 7–12, pool v13–v28).
-    FreeBsdLegacy,
-}
-
-/// Parse a `--zfs-version`: any [`ZfsVersion`] spelling, or `legacy`
-/// (also `pre-openzfs`, `freebsd-legacy`, `v13`, `v15`, `v28`) for
-/// pre-OpenZFS FreeBSD. Returns the target and a note about the mapping.
-pub fn parse_target(s: &str) -> Result<(Target, Option<String>), String> {
-    let t = s.trim().to_ascii_lowercase();
-    if matches!(
-        t.as_str(),
-        "legacy" | "pre-openzfs" | "freebsd-legacy" | "v13" | "v15" | "v28"
-    ) {
-        return Ok((Target::FreeBsdLegacy, None));
-    }
-    ZfsVersion::parse_with_note(s)
-        .map(|(v, n)| (Target::OpenZfs(v), n))
-        .map_err(|e| format!("{e} (or `legacy` for pre-OpenZFS FreeBSD)"))
-}
+mod judge;
+use judge::{Ctx, explain_other, judge_arc};
 
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

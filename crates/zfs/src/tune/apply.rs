@@ -13,10 +13,11 @@
 //! rename (atomic), after copying the old file to a backup; the sysfs
 //! parameter in place (sysfs files cannot be renamed over). It refuses, before
 //! writing anything, when the effective uid is not 0 and a target is not
-//! writable for that uid. No shell and no external command is ever run.
+//! writable for that uid, or when a target resolves through a symlink outside
+//! the root. No shell and no external command is ever run.
 //!
 //! ```
-//! use arclab_zfs::apply::edit_modprobe;
+//! use arclab_zfs::tune::apply::edit_modprobe;
 //! let out = edit_modprobe("options zfs zfs_arc_max=0 zfs_arc_min=1\n", 8 << 30);
 //! assert_eq!(out, "options zfs zfs_arc_max=8589934592 zfs_arc_min=1\n");
 //! ```
@@ -24,34 +25,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use arclab_arc::limits::{self, Os, Verdict, ZfsVersion};
+use arclab_arc::limits::{self, Os, Verdict};
 use arclab_arc::units::format_bytes;
 
-use crate::tunecheck::Target;
-
-/// When lowering `zfs_arc_max` at runtime shrinks the running ARC (§3.4).
-pub fn shrink_when(v: ZfsVersion, os: Os) -> String {
-    let pressure = if os == Os::FreeBSD {
-        "or when the pagedaemon signals low memory"
-    } else {
-        "or under memory pressure (kswapd / direct reclaim)"
-    };
-    match v {
-        ZfsVersion::V0_6 => "within about a second: the reclaim thread evicts down to the new target every second, even when idle".into(),
-        ZfsVersion::V0_7 => format!(
-            "on 0.7.x within about a second (the reclaim thread adjusts every second, even when idle); on 0.8.x only at the next ARC allocation once size ≥ c + max(16 MiB, c/256), {pressure}"
-        ),
-        ZfsVersion::V2_0 => format!(
-            "at the next ARC allocation (read miss or write) once size ≥ c + max(16 MiB, c/256) — that allocation then waits for eviction — {pressure}; an idle ARC stays above the cap"
-        ),
-        ZfsVersion::V2_1 | ZfsVersion::V2_2 => format!(
-            "when the next ARC allocation finds size ≥ c + max(16 MiB, c/256)/2 (eviction wakes), {pressure}; an idle ARC stays above the cap"
-        ),
-        ZfsVersion::V2_2_9 | ZfsVersion::V2_3 => format!(
-            "at the first ARC allocation (any read miss or write) once size ≥ c + 16 MiB, {pressure}; c and c_max drop at once, but an idle ARC stays above the cap"
-        ),
-    }
-}
+use super::target::{Target, shrink_when};
 
 /// What `tune cap` will do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,6 +192,18 @@ pub enum ApplyError {
         /// The effective uid.
         uid: u32,
     },
+    /// A target resolves (through a symlink) outside the root.
+    #[error(
+        "refusing to apply: {path} resolves to {resolved}, outside the root {root}. Nothing was changed."
+    )]
+    OutsideRoot {
+        /// The target under the root.
+        path: String,
+        /// Where it leads.
+        resolved: String,
+        /// The root.
+        root: String,
+    },
     /// The root is not a directory.
     #[error("--root {0} is not a directory")]
     BadRoot(String),
@@ -310,6 +299,20 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
         .as_ref()
         .map(|p| root.join(p))
         .filter(|p| p.is_file());
+    let canon_root = root.canonicalize().map_err(io(root))?;
+    let mut targets = vec![existing_ancestor(&dir).to_path_buf()];
+    targets.extend(persistent.exists().then(|| persistent.clone()));
+    targets.extend(runtime.clone());
+    for t in &targets {
+        let resolved = t.canonicalize().map_err(io(t))?;
+        if !resolved.starts_with(&canon_root) {
+            return Err(ApplyError::OutsideRoot {
+                path: t.display().to_string(),
+                resolved: resolved.display().to_string(),
+                root: root.display().to_string(),
+            });
+        }
+    }
     if let Some(uid) = uid {
         let mut needs = vec![existing_ancestor(&dir).to_path_buf()];
         needs.extend(runtime.clone());
@@ -342,7 +345,7 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
         }
         None => None,
     };
-    atomic_write(&persistent, new_text.as_bytes())?;
+    crate::write_atomic(&persistent, new_text.as_bytes()).map_err(io(&persistent))?;
     let mut notes = Vec::new();
     let mut wrote_runtime = None;
     match (&runtime, &plan.runtime_path) {
@@ -385,23 +388,4 @@ fn backup_path(p: &Path) -> PathBuf {
         n += 1;
     }
     candidate
-}
-
-/// Write through a temporary file in the same directory, then rename.
-fn atomic_write(path: &Path, data: &[u8]) -> Result<(), ApplyError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
-    tmp.write_all(data).map_err(io(tmp.path()))?;
-    tmp.as_file().sync_all().map_err(io(path))?;
-    if let Ok(m) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(tmp.path(), m.permissions());
-    } else {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
-        }
-    }
-    tmp.persist(path).map_err(|e| io(path)(e.error))?;
-    Ok(())
 }

@@ -1,0 +1,246 @@
+//! `arclab scenario --from-host` on the real fixtures (values read from the
+//! files here), through a fake procfs/sysfs tree, and into `whatif`.
+
+mod common;
+
+use arclab_sim::scenario::Scenario;
+use common::{arclab, fails, json, ok};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    arclab_testdata::path(&format!("arcstats/{name}"))
+}
+
+/// A naive independent reading of a fixture: name → value.
+fn raw(path: &Path) -> HashMap<String, u64> {
+    let mut m = HashMap::new();
+    for l in std::fs::read_to_string(path).unwrap().lines() {
+        if let Some(rest) = l.strip_prefix("kstat.zfs.misc.arcstats.") {
+            let (k, v) = rest.split_once(": ").unwrap();
+            if let Ok(v) = v.trim().parse() {
+                m.insert(k.to_string(), v);
+            }
+        } else {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            if w.len() == 3
+                && w[1] != "type"
+                && let Ok(v) = w[2].parse()
+            {
+                m.insert(w[0].to_string(), v);
+            }
+        }
+    }
+    m
+}
+
+/// `/proc/meminfo` as Linux prints it (`fs/proc/meminfo.c`: `"%-15s %8lu kB"`).
+fn meminfo(total_kib: u64, avail_kib: u64) -> String {
+    format!(
+        "MemTotal:       {total_kib:>8} kB\nMemFree:        {:>8} kB\nMemAvailable:   {avail_kib:>8} kB\n",
+        avail_kib / 2
+    )
+}
+
+fn put(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+const CASES: [(&str, &str); 3] = [
+    ("linux-openzfs22plus-telegraf.arcstats", "--arcstats"),
+    ("linux-zol07-node_exporter.arcstats", "--arcstats"),
+    ("freebsd14-telegraf.sysctl.txt", "--sysctl"),
+];
+
+#[test]
+fn every_fixture_becomes_a_scenario_whatif_loads() {
+    let d = tempfile::tempdir().unwrap();
+    for (name, flag) in CASES {
+        let path = fixture(name);
+        let r = raw(&path);
+        // The 0.6/0.7 fixture has no memory_all_bytes: its RAM comes from this meminfo (16 GiB).
+        let total_kib = r.get("memory_all_bytes").map_or(16 << 20, |b| b / 1024);
+        let avail_kib = total_kib / 3;
+        let mi = d.path().join(format!("{name}.meminfo"));
+        put(&mi, &meminfo(total_kib, avail_kib));
+        let out = d.path().join(format!("{name}.toml"));
+        let res = arclab(&[
+            "scenario",
+            "--from-host",
+            flag,
+            path.to_str().unwrap(),
+            "--meminfo",
+            mi.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(res.status.success(), "{name}: {res:?}");
+        assert!(res.stdout.is_empty(), "{name}: -o writes only the file");
+        let text = std::fs::read_to_string(&out).unwrap();
+        let s = Scenario::from_toml_str(&text, name).unwrap();
+        assert_eq!(
+            s.ram_bytes,
+            r.get("memory_all_bytes").copied().unwrap_or(16 << 30),
+            "{name}"
+        );
+        assert_eq!(s.arc_max, Some(r["c_max"]), "{name}");
+        assert_eq!(s.arc_min, Some(r["c_min"]), "{name}");
+        let pinned = match r.get("dnode_size") {
+            Some(dn) => dn + r["dbuf_size"] + r["bonus_size"],
+            None => r["other_size"],
+        };
+        assert_eq!(s.pinned.total(), pinned, "{name}");
+        assert_eq!(
+            s.demand[0].bytes,
+            (total_kib - avail_kib) * 1024 - r["size"],
+            "{name}"
+        );
+        assert!(text.contains("evidence:"), "{name}: {text}");
+        // whatif takes the file (1 % sample of the built-in workload, one cap, to stay quick).
+        let cap = (r["c_max"] / 2).to_string();
+        let v = json(&[
+            "whatif",
+            "--scenario",
+            out.to_str().unwrap(),
+            "--workload",
+            "homelab",
+            "--caps",
+            &cap,
+            "--sample-rate",
+            "0.01",
+            "--json",
+        ]);
+        assert_eq!(v["scenario"], "host", "{name}");
+        assert_eq!(v["ram_bytes"].as_u64(), Some(s.ram_bytes), "{name}");
+    }
+}
+
+#[test]
+fn a_fake_proc_and_sys_tree_sets_caps_prefetch_and_version() {
+    let path = fixture(CASES[0].0);
+    let r = raw(&path);
+    let d = tempfile::tempdir().unwrap();
+    let (p, sys) = (d.path().join("proc"), d.path().join("sys"));
+    put(
+        &p.join("spl/kstat/zfs/arcstats"),
+        &std::fs::read_to_string(&path).unwrap(),
+    );
+    let total_kib = r["memory_all_bytes"] / 1024;
+    put(&p.join("meminfo"), &meminfo(total_kib, 12_000_000));
+    // OpenZFS sysfs formats: U64 parameters "%llu\n", INT "%d\n", version "2.2.2-1\n".
+    put(&sys.join("module/zfs/version"), "2.2.2-1\n");
+    let params = sys.join("module/zfs/parameters");
+    put(&params.join("zfs_arc_max"), &format!("{}\n", r["c_max"]));
+    put(&params.join("zfs_arc_min"), "0\n");
+    put(&params.join("zfs_prefetch_disable"), "1\n");
+    let text = ok(&[
+        "scenario",
+        "--from-host",
+        "--procfs",
+        p.to_str().unwrap(),
+        "--sysfs",
+        sys.to_str().unwrap(),
+    ]);
+    let s = Scenario::from_toml_str(&text, "stdout").unwrap();
+    assert_eq!(s.zfs_version, "2.2.2");
+    assert_eq!(s.arc_max, Some(r["c_max"]));
+    assert_eq!(s.arc_min, None);
+    assert!(!s.prefetch);
+    assert_eq!(
+        s.demand[0].bytes,
+        (total_kib - 12_000_000) * 1024 - r["size"]
+    );
+    assert!(text.contains("zfs_prefetch_disable = 1"), "{text}");
+}
+
+#[test]
+fn bad_input_fails_cleanly() {
+    let lin = fixture(CASES[0].0);
+    let lin = lin.to_str().unwrap();
+    // --from-host is required; --sysctl wants FreeBSD output.
+    fails(&["scenario", "--arcstats", lin], 2);
+    let e = fails(&["scenario", "--from-host", "--sysctl", lin], 2);
+    assert!(e.contains("--sysctl expects FreeBSD"), "{e}");
+    fails(
+        &["scenario", "--from-host", "--arcstats", "/nonexistent/a"],
+        1,
+    );
+    // The ZoL 0.6/0.7 fixture without meminfo: RAM unknown.
+    let zol = fixture(CASES[1].0);
+    let e = fails(
+        &[
+            "scenario",
+            "--from-host",
+            "--arcstats",
+            zol.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(e.contains("memory_all_bytes"), "{e}");
+    // A meminfo in the wrong unit names the file and line.
+    let d = tempfile::tempdir().unwrap();
+    let mi = d.path().join("meminfo");
+    put(&mi, "MemTotal: 12 MB\n");
+    let e = fails(
+        &[
+            "scenario",
+            "--from-host",
+            "--arcstats",
+            lin,
+            "--meminfo",
+            mi.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(e.contains("meminfo: line 1"), "{e}");
+    // -o into a missing directory: an error, nothing half-written.
+    let e = fails(
+        &[
+            "scenario",
+            "--from-host",
+            "--arcstats",
+            lin,
+            "-o",
+            d.path().join("no/dir/host.toml").to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(e.contains("host.toml"), "{e}");
+    // A sysfs root without module/zfs.
+    let e = fails(
+        &[
+            "scenario",
+            "--from-host",
+            "--arcstats",
+            lin,
+            "--sysfs",
+            d.path().to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(e.contains("no module/zfs"), "{e}");
+}
+
+#[test]
+fn limits_and_tune_share_one_version_parser() {
+    // tune check accepts `legacy`; limits reads it with the same parser and
+    // explains why it has no RAM formula for it (usage error, not "invalid version").
+    let e = fails(&["limits", "--ram", "8G", "--zfs-version", "legacy"], 2);
+    assert!(e.contains("vm.kmem_size"), "{e}");
+    let e = fails(&["limits", "--ram", "8G", "--zfs-version", "two"], 2);
+    assert!(e.contains("or `legacy`"), "{e}");
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("loader.conf");
+    put(&f, "vfs.zfs.arc_max=\"4G\"\n");
+    let out = arclab(&[
+        "tune",
+        "check",
+        "--os",
+        "freebsd",
+        "--zfs-version",
+        "legacy",
+        f.to_str().unwrap(),
+    ]);
+    assert_ne!(out.status.code(), Some(2), "{out:?}");
+}
