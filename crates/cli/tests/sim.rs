@@ -26,7 +26,7 @@ fn find<'a>(v: &'a serde_json::Value, policy: &str, capacity: u64) -> &'a serde_
 
 #[test]
 fn object_mode_matches_libcachesim_in_all_five_formats() {
-    // shared/traces/README.md, "Object mode" table (libCacheSim 0.3.5).
+    // data/README.md, "Object mode" table (libCacheSim 0.3.5).
     let expected = [
         ("lru", 1000, 0.832716),
         ("lru", 10000, 0.697608),

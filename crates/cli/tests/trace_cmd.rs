@@ -5,7 +5,7 @@ use common::*;
 
 #[test]
 fn info_counts_match_the_shared_readme() {
-    // shared/traces/README.md: 113,872 requests over 48,974 objects; the lcs
+    // data/README.md: 113,872 requests over 48,974 objects; the lcs
     // header says n_req_byte 4,368,040,448 and n_obj_byte 2,029,769,728.
     let v = json(&[
         "trace",

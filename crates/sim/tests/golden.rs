@@ -1,5 +1,5 @@
-//! Golden tests: libCacheSim (PyPI `libcachesim` 0.3.5) numbers on the shared
-//! traces, reproduced exactly. Values: `shared/traces/README.md` and runs of
+//! Golden tests: libCacheSim (PyPI `libcachesim` 0.3.5) numbers on the sample
+//! traces, reproduced exactly. Values: `data/README.md` and runs of
 //! `shared/tools/libcachesim-oracle.py` (miss counts = miss ratio × requests).
 
 mod common;

@@ -1,4 +1,4 @@
-//! The shared sample traces: counts, cross-format agreement, round trip.
+//! The sample traces in `data/traces/`: counts, cross-format agreement, round trip.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Every arcstats fixture in shared/fixtures/arcstats: parsing, catalogue
+//! Every arcstats fixture in data/arcstats: parsing, catalogue
 //! coverage, version inference, and the limit formulas against the file's own
 //! `c_min` / `c_max` / `arc_sys_free`.
 
