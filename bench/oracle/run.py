@@ -262,7 +262,7 @@ def run_model(arclab, csv, release, ram, cap, pf):
 def oracle_metrics(o):
     n = o["config.requests"]
     hits, misses = o["delta.hits"], o["delta.misses"]
-    v = {"ddhr": o["delta.demand_data_hits"] / n,
+    v = {"ddhr": o["result.demand_data_hits"] / n,
          "overall": hits / max(1, hits + misses)}
     for label, ok, _ in COUNTERS:
         v[label] = o.get(ok, 0)
@@ -493,7 +493,8 @@ def main():
                                 "ram": a.ram, "requests": len(ids),
                                 "seed": a.seed, "runs": a.runs,
                                 "oracle_cmd": " ".join(cmd[3:]).replace(
-                                    a.work + "/", ""),
+                                    a.work + "/", "").replace(
+                                    f"-run{a.runs}.csv", "-runK.csv"),
                                 "clock": "requests.csv is run 1's"}
                         write_fixture(a.fixtures, release, trace, cap, pf,
                                       runs, os.path.join(
