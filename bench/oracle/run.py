@@ -168,8 +168,13 @@ TRACES = {
 # ---------------------------------------------------------------- running
 
 def sh(cmd, **kw):
+    """Run cmd; on failure print its stderr and exit non-zero."""
     print("+ " + " ".join(cmd), file=sys.stderr)
-    return subprocess.run(cmd, check=True, **kw)
+    r = subprocess.run(cmd, **kw)
+    if r.returncode != 0:
+        sys.exit(f"failed (exit {r.returncode}): {' '.join(cmd)}\n"
+                 f"{r.stderr or ''}")
+    return r
 
 
 def host_ram():
@@ -215,7 +220,8 @@ def ensure_pool(oracle, release, pool, work):
         # needs the -b/-k extension of the harness (see docs/oracle.md)
         args = ["-n", str(SMALL_FILE_BLOCKS), "-b", str(SMALL_BLKSZ),
                 "-k", str(SMALL_FILES)]
-    sh(["nice", "-n", "10", oracle, "create", "-d", d] + args)
+    sh(["nice", "-n", "10", oracle, "create", "-d", d] + args,
+       capture_output=True, text=True)
     return d
 
 
@@ -238,9 +244,9 @@ def reusable(txt, csv, n, cap, cmin, pf):
 
 
 def c_min_for(arclab, ram, version, cap):
-    out = subprocess.check_output(
-        [arclab, "limits", "--ram", str(ram), "--zfs-version", version,
-         "--arc-max", str(cap), "--json"], text=True)
+    out = sh([arclab, "limits", "--ram", str(ram), "--zfs-version", version,
+              "--arc-max", str(cap), "--json"], capture_output=True,
+             text=True).stdout
     return json.loads(out)["c_min_bytes"]
 
 
@@ -250,7 +256,7 @@ def run_model(arclab, csv, release, ram, cap, pf):
            "--csv-header", "--policy", "zfs-arc", "--zfs-version", release,
            "--ram", str(ram), "--arc-max", str(cap), "--prefetch", pf,
            "--threads", "1", "--json"]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    out = sh(cmd, capture_output=True, text=True)
     r = json.loads(out.stdout)["results"][0]
     m = dict(r.get("arcstats") or {})
     m.pop("model", None)
