@@ -1,0 +1,309 @@
+//! Oracle goldens: the real OpenZFS ARC (stock `module/zfs` of a release
+//! tag, compiled into userland libzpool and driven by the `arcoracle`
+//! harness) replayed a matrix of block traces; its counters, the requests
+//! and the issue time of every request are committed under `data/oracle/`
+//! (provenance: `data/oracle/README.md`; how to regenerate:
+//! `docs/oracle.md`, `bench/oracle/run.py`).
+//!
+//! Each fixture is replayed here through the model on the same requests and
+//! the same clock, exactly as `arclab sim --policy zfs-arc` does (the CSV
+//! reader, then the CLI's tick spreader, then [`ZfsArc`]), and the model's
+//! demand-data hit ratio must lie within the oracle's own run-to-run range
+//! (min–max over its runs) widened by the tolerance stated per trace in
+//! [`TOLERANCE_PTS`]. Those tolerances document today's gap between the
+//! model and arc.c; they are meant to shrink as the model improves.
+
+use arclab_arc::Request;
+use arclab_arc::model::{ArcConfig, Behaviour};
+use arclab_sim::clock::TickSpreader;
+use arclab_sim::zfs::{ZfsArc, ZfsSpec};
+use arclab_trace::{CsvOptions, Format, OpenOptions};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The oracle fixtures: `data/oracle/<release>/<trace>/<cap>-pf<on|off>/`.
+fn fixture_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/oracle")
+}
+
+/// A flat JSON object as written by `bench/oracle/run.py` (`json.dump` with
+/// `indent=0`: one `"key": value` per line; values are numbers or strings).
+fn read_flat_json(path: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim().trim_end_matches(',');
+        if matches!(line, "{" | "}" | "") {
+            continue;
+        }
+        let (k, v) = line
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("{}:{}: not `\"key\": value`", path.display(), n + 1));
+        out.insert(
+            k.trim_matches('"').to_string(),
+            v.trim_matches('"').to_string(),
+        );
+    }
+    out
+}
+
+fn num(map: &BTreeMap<String, String>, key: &str, path: &Path) -> f64 {
+    let v = map
+        .get(key)
+        .unwrap_or_else(|| panic!("{}: no field {key}", path.display()));
+    v.parse()
+        .unwrap_or_else(|e| panic!("{}: field {key} = {v}: {e}", path.display()))
+}
+
+/// One (release, trace, cap, prefetch) of the matrix.
+struct Fixture {
+    dir: PathBuf,
+    release: String,
+    trace: String,
+    cap: u64,
+    ram: u64,
+    prefetch: bool,
+    /// The oracle's counters, one map per run.
+    runs: Vec<BTreeMap<String, String>>,
+}
+
+fn fixtures() -> Vec<Fixture> {
+    let root = fixture_root();
+    let mut out = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(d) = dirs.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for e in entries {
+            let p = e.expect("directory entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.file_name().is_some_and(|n| n == "config.json") {
+                let dir = p.parent().expect("config.json has a parent").to_path_buf();
+                let cfg = read_flat_json(&p);
+                let mut runs = Vec::new();
+                for k in 1.. {
+                    let r = dir.join(format!("oracle-run{k}.json"));
+                    if !r.exists() {
+                        break;
+                    }
+                    runs.push(read_flat_json(&r));
+                }
+                assert!(!runs.is_empty(), "{}: no oracle-run1.json", dir.display());
+                out.push(Fixture {
+                    release: cfg["release"].clone(),
+                    trace: cfg["trace"].clone(),
+                    cap: num(&cfg, "cap", &p) as u64,
+                    ram: num(&cfg, "ram", &p) as u64,
+                    prefetch: cfg["prefetch"] == "on",
+                    runs,
+                    dir,
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        (&a.release, &a.trace, a.cap, a.prefetch).cmp(&(&b.release, &b.trace, b.cap, b.prefetch))
+    });
+    out
+}
+
+/// The fixture's requests with the clock `arclab sim` gives them.
+fn requests(f: &Fixture) -> Vec<Request> {
+    let path = f.dir.join("requests.csv.zst");
+    let opts = OpenOptions {
+        format: Some(Format::Csv),
+        csv: CsvOptions {
+            time_col: Some(1),
+            id_col: 2,
+            size_col: Some(3),
+            has_header: Some(true),
+            ..CsvOptions::default()
+        },
+        ..OpenOptions::default()
+    };
+    let mut reader = arclab_trace::open(&path, &opts).unwrap_or_else(|e| panic!("{e}"));
+    // The same spreading of equal timestamps as `arclab sim` on a csv trace.
+    let mut spreader = TickSpreader::new(1_000_000_000);
+    let mut out = Vec::new();
+    while spreader
+        .next_batch(&mut out, 1 << 16, |b, m| reader.read_batch(b, m))
+        .unwrap_or_else(|e| panic!("{e}"))
+        > 0
+    {}
+    out
+}
+
+/// What the model gives on one fixture.
+struct ModelRun {
+    requests: usize,
+    demand_data_hits: u64,
+    /// `mru_ghost_hits + mfu_ghost_hits`.
+    ghost_hits: u64,
+    /// zfetchstats `hits` and `misses` (prefetch on only).
+    zfetch: Option<(u64, u64)>,
+}
+
+fn replay(f: &Fixture) -> ModelRun {
+    let behaviour = Behaviour::preset(&f.release)
+        .unwrap_or_else(|e| panic!("{}: release {}: {e}", f.dir.display(), f.release));
+    let spec = ZfsSpec {
+        config: ArcConfig::new(f.ram)
+            .with_behaviour(behaviour)
+            .with_arc_max(f.cap),
+        prefetch: f.prefetch,
+        block_keys: false,
+    };
+    let mut z = ZfsArc::new(&spec);
+    let reqs = requests(f);
+    for r in &reqs {
+        z.access(r);
+    }
+    z.check_invariants()
+        .unwrap_or_else(|e| panic!("{}: {e}", f.dir.display()));
+    let s = z.stats();
+    ModelRun {
+        requests: reqs.len(),
+        demand_data_hits: s.demand_data_hits,
+        ghost_hits: s.mru_ghost_hits + s.mfu_ghost_hits,
+        zfetch: z.zfetch_stats().map(|s| (s.hits, s.misses)),
+    }
+}
+
+/// Allowed distance (in points of demand-data hit ratio) of the model from
+/// the oracle's min–max range, per (trace, prefetch), over both releases and
+/// the three caps. Each is today's largest gap (docs/oracle.md, replayed on
+/// run 1's clock as here) rounded up a little; issue 11's goal is an MAE of
+/// 0.2 points everywhere, so these are meant to shrink.
+const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
+    // Zipf: within half a point (largest today 0.46 off, 0.69 on).
+    ("zipf", false, 0.5),
+    ("zipf", true, 0.75),
+    // Zipf + scans: 0.54 off, 0.31 on.
+    ("zipf_scan", false, 0.6),
+    ("zipf_scan", true, 0.35),
+    // Sequential passes: no hits without prefetch on either side (0.03);
+    // with prefetch the model serves ~99.9 % of reads from prefetched
+    // buffers while the real ARC, whose prefetch I/O competes for the
+    // loaded machine, reaches 73-99 % (largest gap 8.35 points, 2.2.11).
+    ("seq", false, 0.05),
+    ("seq", true, 8.5),
+    // A loop of 1.1 x cap: at 192 MiB the model gets no hit and no ghost
+    // hit where arc.c adapts and keeps ~37 % (37.11 points); with prefetch
+    // the model is again optimistic (9.65 points, 2.2.11 at 128 MiB).
+    ("loop", false, 37.5),
+    ("loop", true, 10.0),
+    // 8 interleaved streams of one object: 3.33 off (192 MiB), 0.99 on.
+    ("streams", false, 3.5),
+    ("streams", true, 1.1),
+    // 2,048 small files: the model sees one file (no per-file streams, no
+    // indirect blocks): 3.67 off, 12.37 on (the real prefetcher does better).
+    ("small", false, 4.0),
+    ("small", true, 12.5),
+];
+
+/// Allowed relative distance of the model's ghost hits (MRU + MFU) from the
+/// oracle's min–max range, on the traces where both sides have hundreds of
+/// them. Today's largest gaps: 10.9 % on `zipf`, 25.2 % on `zipf_scan` (the
+/// model has fewer); on the loops larger than the ARC the model has none
+/// where arc.c has thousands, so those are not checked here.
+const GHOST_TOLERANCE: &[(&str, f64)] = &[("zipf", 0.12), ("zipf_scan", 0.27)];
+
+fn tolerance(trace: &str, prefetch: bool) -> f64 {
+    TOLERANCE_PTS
+        .iter()
+        .find(|(t, p, _)| *t == trace && *p == prefetch)
+        .map(|&(_, _, tol)| tol)
+        .unwrap_or_else(|| panic!("no tolerance for trace {trace} prefetch {prefetch}"))
+}
+
+#[test]
+fn model_matches_the_real_arc_within_stated_tolerances() {
+    let all = fixtures();
+    // 2 releases x 6 traces x 3 caps x prefetch on/off (data/oracle/README.md).
+    assert_eq!(all.len(), 72, "fixtures under {}", fixture_root().display());
+    let mut failures = Vec::new();
+    for f in &all {
+        let m = replay(f);
+        let path = f.dir.join("oracle-run1.json");
+        let n = num(&f.runs[0], "config.requests", &path) as usize;
+        assert_eq!(m.requests, n, "{}: request count", f.dir.display());
+        let oracle: Vec<f64> = f
+            .runs
+            .iter()
+            .map(|r| num(r, "result.demand_data_hits", &path) / n as f64)
+            .collect();
+        let lo = oracle.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = oracle.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let got = m.demand_data_hits as f64 / n as f64;
+        let outside_pts = (lo - got).max(got - hi).max(0.0) * 100.0;
+        let tol = tolerance(&f.trace, f.prefetch);
+        if outside_pts > tol {
+            failures.push(format!(
+                "{} {} cap {} MiB prefetch {}: model {got:.4}, oracle {lo:.4}..{hi:.4} \
+                 ({outside_pts:.2} pts outside, tolerance {tol})",
+                f.release,
+                f.trace,
+                f.cap >> 20,
+                f.prefetch
+            ));
+        }
+        println!(
+            "{} {:9} {:3}M pf {:3}: model {got:.4} oracle {lo:.4}..{hi:.4} outside {outside_pts:.2} pts",
+            f.release,
+            f.trace,
+            f.cap >> 20,
+            if f.prefetch { "on" } else { "off" }
+        );
+        // Ghost hits (what drives the MRU/MFU adaptation) on the Zipf traces,
+        // where both sides have hundreds of them.
+        if let Some(tol) = GHOST_TOLERANCE.iter().find(|g| g.0 == f.trace).map(|g| g.1) {
+            let v: Vec<f64> = f
+                .runs
+                .iter()
+                .map(|r| {
+                    num(r, "delta.mru_ghost_hits", &path) + num(r, "delta.mfu_ghost_hits", &path)
+                })
+                .collect();
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let g = m.ghost_hits as f64;
+            let outside = ((lo - g) / lo).max((g - hi) / hi).max(0.0);
+            println!(
+                "  ghost hits model {g} oracle {lo}..{hi} outside {:.1} %",
+                outside * 100.0
+            );
+            if outside > tol {
+                failures.push(format!(
+                    "{} {} cap {} MiB prefetch {}: ghost hits model {g}, oracle {lo}..{hi} \
+                     ({:.1} % outside, tolerance {:.0} %)",
+                    f.release,
+                    f.trace,
+                    f.cap >> 20,
+                    f.prefetch,
+                    outside * 100.0,
+                    tol * 100.0
+                ));
+            }
+        }
+        // The prefetcher's stream detection sees the same reads on both
+        // sides: on the one-object traces the model's zfetch hits and misses
+        // lie within the oracle's range. (`small` reads 2,048 objects, which
+        // the model folds into one file: not comparable.)
+        if let (Some((zh, zm)), true) = (m.zfetch, f.trace != "small") {
+            for (name, got) in [("hits", zh), ("misses", zm)] {
+                let key = format!("delta.zfetch.{name}");
+                let v: Vec<u64> = f.runs.iter().map(|r| num(r, &key, &path) as u64).collect();
+                let (lo, hi) = (*v.iter().min().unwrap(), *v.iter().max().unwrap());
+                if !(lo..=hi).contains(&got) {
+                    failures.push(format!(
+                        "{} {} cap {} MiB: zfetch {name} model {got}, oracle {lo}..{hi}",
+                        f.release,
+                        f.trace,
+                        f.cap >> 20
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
