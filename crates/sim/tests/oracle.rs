@@ -23,28 +23,24 @@ use std::path::{Path, PathBuf};
 
 /// The oracle fixtures: `data/oracle/<release>/<trace>/<cap>-pf<on|off>/`.
 fn fixture_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/oracle")
+    arclab_testdata::dir().join("oracle")
 }
 
-/// A flat JSON object as written by `bench/oracle/run.py` (`json.dump` with
-/// `indent=0`: one `"key": value` per line; values are numbers or strings).
+/// A flat JSON object as written by `bench/oracle/run.py` (numbers or
+/// strings), each value kept as its text.
 fn read_flat_json(path: &Path) -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = BTreeMap::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim().trim_end_matches(',');
-        if matches!(line, "{" | "}" | "") {
-            continue;
-        }
-        let (k, v) = line
-            .split_once(": ")
-            .unwrap_or_else(|| panic!("{}:{}: not `\"key\": value`", path.display(), n + 1));
-        out.insert(
-            k.trim_matches('"').to_string(),
-            v.trim_matches('"').to_string(),
-        );
-    }
-    out
+    let map: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    map.into_iter()
+        .map(|(k, v)| {
+            let v = match v {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (k, v)
+        })
+        .collect()
 }
 
 fn num(map: &BTreeMap<String, String>, key: &str, path: &Path) -> f64 {
