@@ -157,6 +157,14 @@ pub struct ArcCache {
     pub(super) s: Counters,
     pub(super) hash_max: u64,
     pub(super) need_free: u64,
+    /// Whether idle stretches are jumped (off: every event is stepped).
+    pub(super) idle_jump: bool,
+    /// The period idle jumps work in (0: never jump).
+    pub(super) cycle_ns: u64,
+    /// Timed-event instants processed (`run_due` calls).
+    pub(super) periodic_runs: u64,
+    /// Idle jumps taken.
+    pub(super) idle_jumps: u64,
 }
 
 /// Headers to reserve room for: like `buf_init`, physical memory divided by
@@ -258,6 +266,10 @@ impl ArcCache {
             s: Counters::default(),
             hash_max: 0,
             need_free: 0,
+            idle_jump: true,
+            cycle_ns: super::host::idle_cycle_ns(t.reclaim_period_ms),
+            periodic_runs: 0,
+            idle_jumps: 0,
             t,
         };
         a.next_event = a.next_second.min(a.next_txg).min(a.next_reclaim);
@@ -277,6 +289,23 @@ impl ArcCache {
     /// The model clock (ns).
     pub fn now_ns(&self) -> u64 {
         self.now
+    }
+
+    /// Jump idle stretches (the default) or, with `false`, step through
+    /// every timed event as a reference; both give the same results.
+    pub fn set_idle_jump(&mut self, on: bool) {
+        self.idle_jump = on;
+    }
+
+    /// Timed-event instants the clock has processed so far (a measure of the
+    /// periodic work done, not of the model's time).
+    pub fn periodic_runs(&self) -> u64 {
+        self.periodic_runs
+    }
+
+    /// Idle stretches jumped at once so far.
+    pub fn idle_jumps(&self) -> u64 {
+        self.idle_jumps
     }
 
     /// Current target `c`.
