@@ -64,7 +64,7 @@ fn time_in_range(s: &str) -> Option<u64> {
         return (v <= MAX_TIME_S).then(|| v * 1_000_000_000);
     }
     let f: f64 = s.parse().ok()?;
-    (f.is_finite() && f >= 0.0 && f <= MAX_TIME_S as f64).then(|| (f * 1e9) as u64)
+    (f.is_finite() && f >= 0.0 && f <= MAX_TIME_S as f64).then_some((f * 1e9) as u64)
 }
 
 fn check_col(name: &str, c: Option<usize>) -> Result<(), TraceErrorKind> {
