@@ -319,7 +319,14 @@ impl ArcCache {
         if self.b.access_2_2 {
             self.arc_access(i, req.prefetch, prescient, false);
         } else {
-            self.adapt_p(old, g);
+            if self.b.ghost_hit_adapts_p {
+                self.adapt_p(old, g);
+            } else {
+                // 0.7.0–0.8.5: arc_get_data_impl calls arc_adapt(size, state)
+                // after arc_access moved the header out of its ghost list, so
+                // neither arc_p branch runs; only growth does.
+                self.grow(u64::from(req.size.max(1)), false);
+            }
             let was = n.freq & (F_PREFETCH | F_PRESCIENT) != 0;
             if st == State::MruGhost {
                 self.s.mru_ghost_hits += 1;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::behaviour::{Behaviour, Split};
 use super::config::{ArcConfig, HostConfig, Tunables};
 use super::stats::Counters;
-use crate::limits::{LimitsInput, Os, limits_with};
+use crate::limits::{LimitsInput, Os, limits_for_release};
 use crate::slab::{Index, List, NIL, hash_key};
 
 /// An ARC state (spec §1; `l2c_only` is not modelled).
@@ -178,14 +178,17 @@ impl ArcCache {
     /// Build the engine: limits from [`mod@crate::limits`], `c` at `c_min` (2.0+)
     /// or `c_max` (0.x), `p = c/2`, `meta = 1/4`, `pd = pm = 1/2` (§3).
     pub fn new(cfg: ArcConfig) -> ArcCache {
-        let l = limits_with(LimitsInput {
-            ram_bytes: cfg.ram_bytes,
-            os: cfg.os,
-            version: cfg.behaviour.limits,
-            arc_max: cfg.arc_max,
-            arc_min: cfg.arc_min,
-            linux_before_5_7: false,
-        });
+        let l = limits_for_release(
+            LimitsInput {
+                ram_bytes: cfg.ram_bytes,
+                os: cfg.os,
+                version: cfg.behaviour.limits,
+                arc_max: cfg.arc_max,
+                arc_min: cfg.arc_min,
+                linux_before_5_7: false,
+            },
+            cfg.behaviour.release,
+        );
         let (mut c_min, mut c_max) = (l.c_min_bytes, l.c_max_bytes);
         if let Some(fc) = cfg.fixed_c {
             c_min = fc;

@@ -316,11 +316,12 @@ impl ArcCache {
                     return;
                 }
                 let count = self.evictable_memory() / PAGE;
-                let count = if self.t.shrinker_limit_pages != 0 {
-                    count.min(self.t.shrinker_limit_pages)
-                } else {
-                    count
+                let limit = match self.t.shrinker_limit_pages {
+                    super::Tunables::RELEASE_DEFAULT => self.b.shrinker_limit_default_pages,
+                    l => l,
                 };
+                // arc_shrinker_count: MIN(limit, btop(arc_evictable_memory())).
+                let count = if limit != 0 { count.min(limit) } else { count };
                 if count == 0 {
                     return;
                 }
