@@ -199,3 +199,89 @@ fn shrinker_limit_defaults_to_10000_pages_in_2_0_to_2_2() {
         Tunables::RELEASE_DEFAULT
     );
 }
+
+/// Item 4: in 0.7.0 … 2.1.x a demand read of a prefetched MRU buffer first
+/// takes a reference (`arc_buf_alloc_impl` → `add_reference`, refcount
+/// 0 → 1, `arc_hdr_clear_flags(hdr, ARC_FLAG_PREFETCH)`), so `arc_access`
+/// takes the ordinary MRU branch: `mru_hits++` and, once
+/// `ddi_time_after(now, b_arc_access + ARC_MINTIME)`, MRU → MFU. A
+/// prefetched stream read on demand 100 ms later therefore lands entirely
+/// in MFU. From 2.2 `arc_access` gets the read's flags and a demand hit on a
+/// prefetched MRU buffer only refreshes its access time (no MFU).
+#[test]
+fn demand_use_of_a_prefetched_stream_promotes_to_mfu_through_2_1() {
+    let n = 64u64;
+    for (rel, promoted) in [
+        ("0.7.13", true),
+        ("0.8.6", true),
+        ("2.1.16", true),
+        ("2.2.8", false),
+        ("2.3", false),
+    ] {
+        let mut a = engine(rel, 16 * GIB, |_| {});
+        for b in 0..n {
+            let r = Request {
+                prefetch: true,
+                ..Request::read(b * 10_000, block_key(3, 0, b), BLK)
+            };
+            assert!(matches!(a.access(&r), Outcome::Miss { .. }), "{rel}");
+        }
+        for b in 0..n {
+            let r = Request::read(100 * MS + b * 10_000, block_key(3, 0, b), BLK);
+            assert_eq!(a.access(&r), Outcome::Hit, "{rel}");
+        }
+        let s = a.stats();
+        let stream = n * u64::from(BLK);
+        if promoted {
+            assert_eq!((s.mfu_data, s.mru_data), (stream, 0), "{rel}");
+        } else {
+            assert_eq!((s.mfu_data, s.mru_data), (0, stream), "{rel}");
+        }
+        assert_eq!(s.mru_hits, n, "{rel}");
+        // Every first demand use of a predictive prefetch is counted.
+        assert_eq!(s.demand_hit_predictive_prefetch, n, "{rel}");
+        assert_eq!(
+            (s.demand_data_hits, s.prefetch_data_misses),
+            (n, n),
+            "{rel}"
+        );
+    }
+}
+
+/// Item 4, counting: a ≤ 2.1 ghost header evicted as an unused prefetch keeps
+/// `ARC_FLAG_PREFETCH` through `arc_access` (no reference is taken before
+/// the read completes), and `arc_read` counts the miss with
+/// `ARCSTAT_CONDSTAT(!HDR_PREFETCH(hdr), demand, prefetch, …)`: a demand
+/// read of it is a prefetch miss. 2.2+ count by the request's own flags.
+#[test]
+fn a_demand_miss_on_a_flagged_ghost_counts_as_a_prefetch_miss_through_2_1() {
+    for (rel, legacy) in [("2.1.16", true), ("2.3", false)] {
+        let mut a = engine(rel, 4 * GIB, |c| c.host.kernel_reclaim = false);
+        // 256 MiB prefetched (never used); 1.5 GiB read twice (MFU); then
+        // 2 GiB streamed on demand evict the prefetched blocks first.
+        let np = 256 * MIB / u64::from(BLK);
+        for b in 0..np {
+            let r = Request {
+                prefetch: true,
+                ..Request::read(b * 10_000, block_key(4, 0, b), BLK)
+            };
+            a.access(&r);
+        }
+        read_file(&mut a, 5, 3 * GIB / 2, 2_000 * MS);
+        read_file(&mut a, 5, 3 * GIB / 2, 4_000 * MS);
+        let t = read_file(&mut a, 6, 2 * GIB, 6_000 * MS);
+        let s0 = a.stats();
+        // The most recently evicted prefetched block is still a ghost.
+        let out = a.access(&Request::read(t + MS, block_key(4, 0, np - 1), BLK));
+        assert!(
+            matches!(out, Outcome::Miss { ghost: Some(_) }),
+            "{rel}: {out:?}"
+        );
+        let s1 = a.stats();
+        let (pf, dm) = (
+            s1.prefetch_data_misses - s0.prefetch_data_misses,
+            s1.demand_data_misses - s0.demand_data_misses,
+        );
+        assert_eq!((pf, dm), if legacy { (1, 0) } else { (0, 1) }, "{rel}");
+    }
+}

@@ -83,6 +83,9 @@ pub(super) const F_IO: u8 = 8;
 pub(super) const F_LISTED: u8 = 16;
 pub(super) const F_HELD: u8 = 32;
 pub(super) const F_UNCACHED: u8 = 64;
+/// `ARC_FLAG_PREDICTIVE_PREFETCH` (≤ 2.1 only, where no header is uncached:
+/// shares the bit of [`F_UNCACHED`]).
+pub(super) const F_PREDICTIVE: u8 = F_UNCACHED;
 pub(super) const F_DIRTY: u8 = 128;
 
 /// Index of the evictable list of (state, type); anon has none.
