@@ -18,5 +18,7 @@ pub mod slab;
 pub mod units;
 pub mod zfetch;
 
-pub use limits::{Limits, LimitsInput, Os, Release, Verdict, ZfsVersion, limits, limits_with};
+pub use limits::{
+    Limits, LimitsInput, Os, Release, Verdict, ZfsVersion, limits, limits_for_release, limits_with,
+};
 pub use request::{Kind, Op, Request, block_key, key_blkid, key_file, key_level};

@@ -125,7 +125,7 @@ impl FromStr for Release {
 /// | set | releases | what changes at its start |
 /// |---|---|---|
 /// | `V0_6` | ZoL 0.6.x | `c_min` fixed 32 MiB; `arc_sys_free = ptob(physmem/64)` |
-/// | `V0_7` | ZoL 0.7.0 – 0.8.6 | `c_min = max(allmem/32, 32 MiB)`; dnode limit |
+/// | `V0_7` | ZoL 0.7.0 – 0.8.6 | `c_min = max(allmem/32, 32 MiB)` (0.7.2+, see [`limits_for_release`]); dnode limit |
 /// | `V2_0` | OpenZFS 2.0.0 – 2.1.0 | `c_max ≥ c_min`; watermark `arc_sys_free`; `zfs_arc_min` applied before `zfs_arc_max` |
 /// | `V2_1` | 2.1.1 – 2.1.x | a load-time `zfs_arc_max` below `c_min` lowers `c_min` |
 /// | `V2_2` | 2.2.0 – 2.2.8 | no `arc_meta_limit`; dnode limit = 10 % of `c_max` |
@@ -424,6 +424,20 @@ fn muldiv(a: u64, num: u64, den: u64) -> u64 {
 
 /// The limits as the kernel computes them at module load.
 pub fn limits_with(input: LimitsInput) -> Limits {
+    compute(input, false)
+}
+
+/// [`limits_with`] for one exact release, with the boundaries inside a
+/// behaviour set: ZoL 0.7.0 and 0.7.1 keep 0.6's fixed 32 MiB `c_min`
+/// (`arc_init`: `arc_c_min = 2ULL << SPA_MAXBLOCKSHIFT` in the kernel
+/// branch); `max(allmem/32, 32 MiB)` arrived in 0.7.2 ("Increase default
+/// arc_c_min", commit 266b181e75).
+pub fn limits_for_release(input: LimitsInput, release: Release) -> Limits {
+    let fixed = release.major == 0 && release.minor == 7 && release.patch <= 1;
+    compute(input, fixed)
+}
+
+fn compute(input: LimitsInput, c_min_32m: bool) -> Limits {
     use ZfsVersion::*;
     let os = input.os;
     let mut notes = vec![format!(
@@ -442,10 +456,11 @@ pub fn limits_with(input: LimitsInput) -> Limits {
     let applies = |set: &str| format!("{set} on {os}");
 
     // c_min (§3.1).
-    let (mut c_min, c_min_f) = if v == V0_6 {
+    let c_min_32m = v == V0_6 || (c_min_32m && v == V0_7);
+    let (mut c_min, c_min_f) = if c_min_32m {
         (
             ARC_MIN_FLOOR,
-            "2 << SPA_MAXBLOCKSHIFT = 32 MiB (fixed in 0.6.x)".to_string(),
+            "2 << SPA_MAXBLOCKSHIFT = 32 MiB (fixed in 0.6.x, 0.7.0, 0.7.1)".to_string(),
         )
     } else {
         let c = (allmem / 32).max(ARC_MIN_FLOOR);
@@ -456,8 +471,8 @@ pub fn limits_with(input: LimitsInput) -> Limits {
     };
     let mut c_min_d = Derivation {
         formula: c_min_f,
-        applies_to: applies(if v == V0_6 {
-            "ZoL 0.6.x"
+        applies_to: applies(if c_min_32m {
+            "ZoL 0.6.x – 0.7.1"
         } else {
             "ZoL 0.7+ / OpenZFS"
         }),

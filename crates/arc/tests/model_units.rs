@@ -326,9 +326,13 @@ fn behaviour_boundaries() {
     assert_eq!(b("2.3.2").adj, AdjConsts::Loose);
     assert_eq!(b("2.3.3").adj, AdjConsts::Tight);
     assert!(!b("2.3.3").dnode_overflow && b("2.3.4").dnode_overflow && b("2.2.9").dnode_overflow);
-    assert!(!b("2.0.7").reap_base_minus_cmin && b("2.1.0").reap_base_minus_cmin);
+    // arc_reap_cb: `(arc_c >> arc_shrink_shift) - free_memory` through
+    // zfs-2.1.5, `can_free = arc_c - arc_c_min` from zfs-2.1.6 (module/zfs/arc.c).
+    assert!(!b("2.0.7").reap_base_minus_cmin && !b("2.1.5").reap_base_minus_cmin);
+    assert!(b("2.1.6").reap_base_minus_cmin && !b("2.1.5").reap_skip_at_cmin);
     assert!(
-        b("2.2.8").reap_skip_at_cmin
+        b("2.1.6").reap_skip_at_cmin
+            && b("2.2.8").reap_skip_at_cmin
             && !b("2.2.9").reap_skip_at_cmin
             && !b("2.3").reap_skip_at_cmin
     );

@@ -50,6 +50,23 @@ pub(crate) fn parse_time_ns(s: &str) -> Option<u64> {
     }
 }
 
+/// The latest time a csv trace may carry, in seconds: 1e10 s (≈ 317 years,
+/// beyond any Unix timestamp in use; its nanoseconds still fit in 64 bits).
+/// Later times (`1e300`) would only saturate, and mean a wrong column or unit.
+pub(crate) const MAX_TIME_S: u64 = 10_000_000_000;
+
+/// The field name an out-of-range time is reported under.
+const TIME_RANGE: &str = "time (seconds, finite, 0 to 1e10)";
+
+/// [`parse_time_ns`] of a time within `0 ..= MAX_TIME_S` seconds.
+fn time_in_range(s: &str) -> Option<u64> {
+    if let Some(v) = parse_u64(s) {
+        return (v <= MAX_TIME_S).then(|| v * 1_000_000_000);
+    }
+    let f: f64 = s.parse().ok()?;
+    (f.is_finite() && f >= 0.0 && f <= MAX_TIME_S as f64).then_some((f * 1e9) as u64)
+}
+
 fn check_col(name: &str, c: Option<usize>) -> Result<(), TraceErrorKind> {
     if c == Some(0) {
         return Err(TraceErrorKind::InvalidOption(format!(
@@ -177,7 +194,10 @@ fn parse_line(line: &str, o: &CsvOptions) -> Result<Option<Request>, TraceErrorK
     let mut r = Request::read(0, key, 1);
     if let Some(t) = time {
         let t = clean_field(t);
-        r.time_ns = parse_time_ns(t).ok_or_else(|| invalid("time", t))?;
+        r.time_ns = time_in_range(t).ok_or_else(|| {
+            let number = parse_u64(t).is_some() || t.parse::<f64>().is_ok();
+            invalid(if number { TIME_RANGE } else { "time" }, t)
+        })?;
     }
     if let Some(s) = size {
         let s = clean_field(s);
@@ -193,4 +213,57 @@ fn parse_line(line: &str, o: &CsvOptions) -> Result<Option<Request>, TraceErrorK
         r.op = parse_op(p).ok_or_else(|| invalid("op", p))?;
     }
     Ok(Some(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use crate::{Format, OpenOptions, from_reader};
+
+    /// The first error reading `text` as csv with a time column 1.
+    fn first_error(text: &str) -> Option<String> {
+        let mut o = OpenOptions::default();
+        o.csv.time_col = Some(1);
+        o.csv.id_col = 2;
+        let mut r = from_reader(
+            Cursor::new(text.as_bytes().to_vec()),
+            Format::Csv,
+            &o,
+            "t.csv",
+        )
+        .map_err(|e| e.to_string())
+        .ok()?;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match r.read_batch(&mut buf, 64) {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(e) => return Some(e.to_string()),
+            }
+        }
+    }
+
+    #[test]
+    fn times_out_of_range_name_the_line_and_field() {
+        // Unix times (1.7e9 s) and the bound itself are fine.
+        assert_eq!(first_error("1700000000.5,1\n10000000000,2\n"), None);
+        for bad in [
+            "1e300",
+            "10000000001",
+            "1e10000",
+            "18446744073709551615",
+            "NaN",
+            "inf",
+            "-1",
+        ] {
+            let e = first_error(&format!("1,1\n2,2\n{bad},3\n")).expect(bad);
+            assert!(e.starts_with("t.csv: line 3: invalid time"), "{bad}: {e}");
+            assert!(e.contains("0 to 1e10") && e.contains(bad), "{bad}: {e}");
+        }
+        // Not a number at all: the plain message.
+        let e = first_error("1,1\nsoon,2\n").unwrap();
+        assert_eq!(e, "t.csv: line 2: invalid time \"soon\"");
+    }
 }

@@ -3,8 +3,8 @@
 
 use super::behaviour::{Overflow, Split};
 use super::engine::{
-    ArcCache, DATA, F_DIRTY, F_HELD, F_IO, F_LISTED, F_PREFETCH, F_PRESCIENT, F_UNCACHED, META,
-    State,
+    ArcCache, DATA, F_DIRTY, F_HELD, F_IO, F_LISTED, F_PREDICTIVE, F_PREFETCH, F_PRESCIENT,
+    F_UNCACHED, META, State,
 };
 use crate::request::{Kind, Op, Request};
 
@@ -118,9 +118,14 @@ impl ArcCache {
                 if self.b.access_2_2 {
                     self.count(pf, ty, 1);
                     self.arc_access(i, pf, prescient, false);
-                } else if !pf {
-                    // ≤2.1: the WAIT reader sleeps, retries and is counted as a hit.
-                    self.legacy_hit(i, false, ty);
+                } else {
+                    // ≤2.1: a read finding the I/O in progress clears
+                    // ARC_FLAG_PREDICTIVE_PREFETCH; a WAIT (demand) reader
+                    // then sleeps, retries and is counted as a hit.
+                    self.ix.nodes[i as usize].freq &= !F_PREDICTIVE;
+                    if !pf {
+                        self.legacy_hit(i, false, ty);
+                    }
                 }
                 Outcome::IoHit
             }
@@ -158,16 +163,30 @@ impl ArcCache {
         }
     }
 
-    /// ≤ 2.1 hit path (§2 "Pre-2.2 differences").
+    /// ≤ 2.1 hit path (§2 "Pre-2.2 differences"), after `arc_read` of
+    /// 0.7.0–2.1.x: a demand hit counts `demand_hit_predictive_prefetch` only
+    /// if the header carries `ARC_FLAG_PREDICTIVE_PREFETCH` (set when a
+    /// predictive prefetch issued the read) and `demand_hit_prescient_prefetch`
+    /// on `ARC_FLAG_PRESCIENT_PREFETCH`, clearing each; then the consumer's
+    /// buffer takes the first reference (`add_reference`, refcount 0 → 1),
+    /// which clears `ARC_FLAG_PREFETCH`, so `arc_access` sees an ordinary MRU
+    /// hit and promotes to MFU after `ARC_MINTIME`. Only a header already
+    /// referenced (held) keeps the flag into `arc_access`'s prefetch branch.
     fn legacy_hit(&mut self, i: u32, pf: bool, ty: usize) {
         let held = self.ix.nodes[i as usize].freq & F_HELD != 0;
-        let was = self.ix.nodes[i as usize].freq & F_PREFETCH != 0;
-        if !pf && was {
-            if self.ix.nodes[i as usize].freq & F_PRESCIENT != 0 && self.b.prescient_hit_counter {
-                self.s.demand_hit_prescient_prefetch += 1;
-            } else {
+        let f = self.ix.nodes[i as usize].freq;
+        if !pf {
+            if f & F_PREDICTIVE != 0 {
                 self.s.demand_hit_predictive_prefetch += 1;
             }
+            if f & F_PRESCIENT != 0 && self.b.prescient_hit_counter {
+                self.s.demand_hit_prescient_prefetch += 1;
+            }
+            let mut clear = F_PREDICTIVE | F_PRESCIENT;
+            if !held {
+                clear |= F_PREFETCH;
+            }
+            self.ix.nodes[i as usize].freq &= !clear;
         }
         if pf && !held {
             self.ix.nodes[i as usize].freq |= F_PREFETCH;
@@ -298,7 +317,7 @@ impl ArcCache {
             self.change_state(i, State::Mru);
             if req.prefetch {
                 self.ix.nodes[i as usize].freq |=
-                    F_PREFETCH | if prescient { F_PRESCIENT } else { 0 };
+                    F_PREFETCH | if prescient { F_PRESCIENT } else { F_PREDICTIVE };
             }
         }
         self.note_hash();
@@ -312,14 +331,25 @@ impl ArcCache {
         let old = u64::from(n.size);
         let g = if st == State::MruGhost { 0 } else { 1 };
         self.ghost_hits[g][ty] += old;
-        self.count(req.prefetch, ty, 2);
+        // ≤ 2.1 count misses by the header's ARC_FLAG_PREFETCH after
+        // arc_access: a ghost evicted as an unused prefetch is still flagged
+        // (no reference yet), so even a demand read counts a prefetch miss.
+        let legacy_pf = !self.b.access_2_2 && n.freq & F_PREFETCH != 0;
+        self.count(req.prefetch || legacy_pf, ty, 2);
         // Leave the ghost list first so that eviction cannot drop this header.
         self.unlink(i);
         self.ix.nodes[i as usize].freq |= F_IO;
         if self.b.access_2_2 {
             self.arc_access(i, req.prefetch, prescient, false);
         } else {
-            self.adapt_p(old, g);
+            if self.b.ghost_hit_adapts_p {
+                self.adapt_p(old, g);
+            } else {
+                // 0.7.0–0.8.5: arc_get_data_impl calls arc_adapt(size, state)
+                // after arc_access moved the header out of its ghost list, so
+                // neither arc_p branch runs; only growth does.
+                self.grow(u64::from(req.size.max(1)), false);
+            }
             let was = n.freq & (F_PREFETCH | F_PRESCIENT) != 0;
             if st == State::MruGhost {
                 self.s.mru_ghost_hits += 1;
@@ -330,7 +360,11 @@ impl ArcCache {
             self.change_state(i, if was { State::Mru } else { State::Mfu });
             if req.prefetch {
                 self.ix.nodes[i as usize].freq |=
-                    F_PREFETCH | if prescient { F_PRESCIENT } else { 0 };
+                    F_PREFETCH | if prescient { F_PRESCIENT } else { F_PREDICTIVE };
+            } else {
+                // The demand consumer's buffer takes the first reference when
+                // the read completes (add_reference clears ARC_FLAG_PREFETCH).
+                self.ix.nodes[i as usize].freq &= !F_PREFETCH;
             }
         }
         // Re-read at the request's size: the buffer is allocated now.
@@ -451,7 +485,7 @@ impl ArcCache {
             }
             self.ix.nodes[i as usize].freq &= !F_DIRTY;
             self.atime[i as usize] = self.tick;
-            let to = if n.freq & F_UNCACHED != 0 {
+            let to = if n.freq & F_UNCACHED != 0 && self.b.access_2_2 {
                 State::Uncached
             } else {
                 State::Mru

@@ -80,10 +80,17 @@ pub struct Behaviour {
     pub dnode_overflow: bool,
     /// `arc_evict_adj` constants (2.2+ only).
     pub adj: AdjConsts,
-    /// Reap base is `c − c_min` (2.1+) rather than `c` (≤2.0).
+    /// Reap base is `c − c_min` (2.1.6+) rather than `c` (≤ 2.1.5).
     pub reap_base_minus_cmin: bool,
-    /// The reap step is skipped when `c ≤ c_min` (2.1.0–2.2.8).
+    /// The reap step is skipped when `c ≤ c_min` (2.1.6–2.2.8).
     pub reap_skip_at_cmin: bool,
+    /// A ≤ 2.1 ghost hit moves `arc_p` (0.6.x, 0.8.6, 2.0+). 0.7.0–0.8.5 pass
+    /// the header's new (non-ghost) state to `arc_adapt` from
+    /// `arc_get_data_impl`, so `arc_p` stays put and only growth runs.
+    pub ghost_hit_adapts_p: bool,
+    /// Default `zfs_arc_shrinker_limit` in pages (Linux): 10000 in 2.0.0–2.2.x,
+    /// 0 (no cap) before 2.0 (no such tunable) and from 2.3.0.
+    pub shrinker_limit_default_pages: u64,
     /// `arc_reduce_target_size` variant.
     pub reduce: Reduce,
     /// `c` starts at `c_min` (2.0+) instead of `c_max`.
@@ -160,8 +167,14 @@ impl Behaviour {
             } else {
                 AdjConsts::Loose
             },
-            reap_base_minus_cmin: ge(2, 1, 0),
-            reap_skip_at_cmin: ge(2, 1, 0) && overflow != Overflow::Lax,
+            reap_base_minus_cmin: ge(2, 1, 6),
+            reap_skip_at_cmin: ge(2, 1, 6) && overflow != Overflow::Lax,
+            ghost_hit_adapts_p: ge(2, 0, 0) || in_series(rel, r(0, 8, 6)) || !ge(0, 7, 0),
+            shrinker_limit_default_pages: if ge(2, 0, 0) && !ge(2, 3, 0) {
+                10_000
+            } else {
+                0
+            },
             reduce: if overflow == Overflow::Lax {
                 Reduce::Head
             } else if v22 {
@@ -273,13 +286,33 @@ impl Behaviour {
                     "c"
                 },
                 if self.reap_skip_at_cmin {
-                    ", skipped when c ≤ c_min (2.1–2.2.8)"
+                    ", skipped when c ≤ c_min (2.1.6–2.2.8)"
                 } else {
                     ""
                 }
             ),
         );
         line("reduce target", format!("{:?}", self.reduce));
+        if self.split == Split::ArcP {
+            line(
+                "ghost hit moves arc_p",
+                yes(
+                    self.ghost_hit_adapts_p,
+                    "0.6.x, 0.8.6, 2.0+; not 0.7.0–0.8.5",
+                ),
+            );
+        }
+        line(
+            "shrinker limit",
+            if self.shrinker_limit_default_pages == 0 {
+                "none by default (before 2.0, 2.3+)".into()
+            } else {
+                format!(
+                    "{} pages by default (2.0–2.2.x)",
+                    self.shrinker_limit_default_pages
+                )
+            },
+        );
         line(
             "initial c",
             if self.c_starts_at_min {

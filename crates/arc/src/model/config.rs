@@ -60,11 +60,20 @@ pub struct Tunables {
     pub primarycache_metadata: bool,
     /// `zfs_arc_shrinker_seeks` (2) for the modelled kernel scan count.
     pub shrinker_seeks: u64,
-    /// `zfs_arc_shrinker_limit` in pages (0 = no cap; 2.2.x default 10000).
+    /// `zfs_arc_shrinker_limit` in pages (0 = no cap). The default,
+    /// [`Tunables::RELEASE_DEFAULT`], takes the release's own default
+    /// ([`super::Behaviour::shrinker_limit_default_pages`]: 10000 in
+    /// 2.0.0–2.2.x, none before and from 2.3.0).
     pub shrinker_limit_pages: u64,
     /// How often the kernel calls the shrinker / lowmem handler while under
     /// pressure (model: 100 ms).
     pub reclaim_period_ms: u64,
+}
+
+impl Tunables {
+    /// A tunable value meaning "the modelled release's own default" (for
+    /// tunables whose default changed between releases).
+    pub const RELEASE_DEFAULT: u64 = u64::MAX;
 }
 
 impl Default for Tunables {
@@ -92,7 +101,7 @@ impl Default for Tunables {
             keys_encode_level: true,
             primarycache_metadata: false,
             shrinker_seeks: 2,
-            shrinker_limit_pages: 0,
+            shrinker_limit_pages: Tunables::RELEASE_DEFAULT,
             reclaim_period_ms: 100,
         }
     }
@@ -193,6 +202,7 @@ impl ArcConfig {
         c.tunables.overflow_shift = 63;
         c.tunables.keys_encode_level = false;
         c.host.kernel_reclaim = false;
+        c.tunables.shrinker_limit_pages = 0;
         c
     }
 }

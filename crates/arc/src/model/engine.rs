@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::behaviour::{Behaviour, Split};
 use super::config::{ArcConfig, HostConfig, Tunables};
 use super::stats::Counters;
-use crate::limits::{LimitsInput, Os, limits_with};
+use crate::limits::{LimitsInput, Os, limits_for_release};
 use crate::slab::{Index, List, NIL, hash_key};
 
 /// An ARC state (spec §1; `l2c_only` is not modelled).
@@ -83,6 +83,9 @@ pub(super) const F_IO: u8 = 8;
 pub(super) const F_LISTED: u8 = 16;
 pub(super) const F_HELD: u8 = 32;
 pub(super) const F_UNCACHED: u8 = 64;
+/// `ARC_FLAG_PREDICTIVE_PREFETCH` (≤ 2.1 only, where no header is uncached:
+/// shares the bit of [`F_UNCACHED`]).
+pub(super) const F_PREDICTIVE: u8 = F_UNCACHED;
 pub(super) const F_DIRTY: u8 = 128;
 
 /// Index of the evictable list of (state, type); anon has none.
@@ -157,6 +160,14 @@ pub struct ArcCache {
     pub(super) s: Counters,
     pub(super) hash_max: u64,
     pub(super) need_free: u64,
+    /// Whether idle stretches are jumped (off: every event is stepped).
+    pub(super) idle_jump: bool,
+    /// The period idle jumps work in (0: never jump).
+    pub(super) cycle_ns: u64,
+    /// Timed-event instants processed (`run_due` calls).
+    pub(super) periodic_runs: u64,
+    /// Idle jumps taken.
+    pub(super) idle_jumps: u64,
 }
 
 /// Headers to reserve room for: like `buf_init`, physical memory divided by
@@ -170,14 +181,17 @@ impl ArcCache {
     /// Build the engine: limits from [`mod@crate::limits`], `c` at `c_min` (2.0+)
     /// or `c_max` (0.x), `p = c/2`, `meta = 1/4`, `pd = pm = 1/2` (§3).
     pub fn new(cfg: ArcConfig) -> ArcCache {
-        let l = limits_with(LimitsInput {
-            ram_bytes: cfg.ram_bytes,
-            os: cfg.os,
-            version: cfg.behaviour.limits,
-            arc_max: cfg.arc_max,
-            arc_min: cfg.arc_min,
-            linux_before_5_7: false,
-        });
+        let l = limits_for_release(
+            LimitsInput {
+                ram_bytes: cfg.ram_bytes,
+                os: cfg.os,
+                version: cfg.behaviour.limits,
+                arc_max: cfg.arc_max,
+                arc_min: cfg.arc_min,
+                linux_before_5_7: false,
+            },
+            cfg.behaviour.release,
+        );
         let (mut c_min, mut c_max) = (l.c_min_bytes, l.c_max_bytes);
         if let Some(fc) = cfg.fixed_c {
             c_min = fc;
@@ -258,6 +272,10 @@ impl ArcCache {
             s: Counters::default(),
             hash_max: 0,
             need_free: 0,
+            idle_jump: true,
+            cycle_ns: super::host::idle_cycle_ns(t.reclaim_period_ms),
+            periodic_runs: 0,
+            idle_jumps: 0,
             t,
         };
         a.next_event = a.next_second.min(a.next_txg).min(a.next_reclaim);
@@ -277,6 +295,23 @@ impl ArcCache {
     /// The model clock (ns).
     pub fn now_ns(&self) -> u64 {
         self.now
+    }
+
+    /// Jump idle stretches (the default) or, with `false`, step through
+    /// every timed event as a reference; both give the same results.
+    pub fn set_idle_jump(&mut self, on: bool) {
+        self.idle_jump = on;
+    }
+
+    /// Timed-event instants the clock has processed so far (a measure of the
+    /// periodic work done, not of the model's time).
+    pub fn periodic_runs(&self) -> u64 {
+        self.periodic_runs
+    }
+
+    /// Idle stretches jumped at once so far.
+    pub fn idle_jumps(&self) -> u64 {
+        self.idle_jumps
     }
 
     /// Current target `c`.

@@ -11,20 +11,175 @@ use crate::limits::{ARC_MIN_FLOOR, MIN_ARC_MAX, Os, Verdict};
 const SEC: u64 = 1_000_000_000;
 const PAGE: u64 = 4096;
 
+/// The latest model time (2^62 ns ≈ 146 years): later request times are
+/// clamped to it, so every timed event stays representable.
+pub const MAX_TIME_NS: u64 = 1 << 62;
+
+/// The idle period the jump works in: the least common multiple of the one
+/// second tick and the kernel reclaim period (`None` if above one hour; the
+/// engine then steps every event). Empty txg syncs are no-ops, so the txg
+/// period does not enter.
+pub(super) fn idle_cycle_ns(reclaim_period_ms: u64) -> u64 {
+    let r = reclaim_period_ms.max(1).saturating_mul(1_000_000);
+    let (mut a, mut b) = (SEC, r);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let l = (SEC / a).saturating_mul(r);
+    if l > 3600 * SEC { 0 } else { l }
+}
+
+/// [`ArcCache::idle_state`]: the state the periodic work reads and writes.
+#[derive(PartialEq)]
+struct IdleState {
+    sz: [[u64; 2]; 6],
+    lists: [(u32, u32, u32, u64); 10],
+    headers: u64,
+    anon_hdrs: u64,
+    ghost_hits: [[u64; 2]; 2],
+    og: [u64; 4],
+    gs: [u64; 4],
+    targets: [u64; 9],
+    pinned: [u64; 4],
+    flags: [bool; 3],
+    grow_in: u64,
+    shrink_priority: u32,
+    holds: u64,
+    hash_max: u64,
+    need_free: u64,
+    phase: [u64; 2],
+}
+
 impl ArcCache {
     /// Advance the clock to `t` (ns), running every timed event due on the
     /// way, in time order. A `t` in the past is clamped to the current time.
+    ///
+    /// Idle stretches cost O(1) whatever their length: once the periodic work
+    /// (reap, kernel reclaim, txg, evict thread) repeats itself exactly over
+    /// one whole period of the event schedule, the remaining whole periods are
+    /// applied at once (counters extrapolated), with the same result as
+    /// stepping through every event. Times beyond [`MAX_TIME_NS`] are clamped
+    /// to it.
     #[inline]
     pub fn advance_to(&mut self, t: u64) {
+        let t = t.min(MAX_TIME_NS);
         if t <= self.now {
             return;
         }
         while self.next_event <= t {
-            let e = self.next_event;
-            self.set_now(e);
-            self.run_due();
+            if self.idle_jump && t - self.now >= 2 * self.cycle_ns && self.cycle_ns != 0 {
+                self.idle_cycle(t);
+                continue;
+            }
+            self.step_event();
         }
         self.set_now(t);
+    }
+
+    #[inline(always)]
+    fn step_event(&mut self) {
+        let e = self.next_event;
+        self.set_now(e);
+        self.run_due();
+    }
+
+    /// Whether the state can repeat itself over an idle period: nothing in
+    /// flight, no dirty buffers, nothing on the uncached lists (whose flush
+    /// depends on the tick).
+    fn quiescent(&self) -> bool {
+        let unc = li(State::Uncached as u8, DATA);
+        self.io.is_empty()
+            && self.dirty.is_empty()
+            && self.lists[unc].len == 0
+            && self.lists[unc + 1].len == 0
+    }
+
+    /// Everything the periodic work reads, relative to the clock.
+    fn idle_state(&self) -> IdleState {
+        IdleState {
+            sz: self.sz,
+            lists: std::array::from_fn(|l| {
+                let x = &self.lists[l];
+                (x.head, x.tail, x.len, x.bytes)
+            }),
+            headers: self.ix.len() as u64,
+            anon_hdrs: self.anon_hdrs,
+            ghost_hits: self.ghost_hits,
+            og: self.og,
+            gs: self.gs,
+            targets: [
+                self.c,
+                self.c_min,
+                self.c_max,
+                self.p,
+                self.meta,
+                self.pd,
+                self.pm,
+                self.meta_limit,
+                self.dnode_limit,
+            ],
+            pinned: [self.dnode, self.dbuf, self.bonus, self.other_demand],
+            flags: [self.no_grow, self.warm, self.evict_needed],
+            grow_in: self.growtime_ns.saturating_sub(self.now),
+            shrink_priority: self.shrink_priority,
+            holds: self.holds.len() as u64,
+            hash_max: self.hash_max,
+            need_free: self.need_free,
+            phase: [self.next_second - self.now, self.next_reclaim - self.now],
+        }
+    }
+
+    /// One idle period of `cycle_ns` stepped event by event; if it changed
+    /// nothing but counters (and skipped no young buffer), every following
+    /// period does the same, so the whole periods left before `t` are
+    /// applied at once.
+    fn idle_cycle(&mut self, t: u64) {
+        if !self.quiescent() {
+            self.step_event();
+            return;
+        }
+        if self.other_demand != 0 {
+            self.integrate(self.now);
+        }
+        let before = self.idle_state();
+        let c0 = self.s.clone();
+        let end = self.now + self.cycle_ns;
+        while self.next_event <= end {
+            self.step_event();
+        }
+        self.set_now(end);
+        if self.other_demand != 0 {
+            self.integrate(end);
+        }
+        if !self.quiescent() || self.s.evict_skip != c0.evict_skip || self.idle_state() != before {
+            return;
+        }
+        let k = (t - self.now) / self.cycle_ns;
+        if k == 0 {
+            return;
+        }
+        let dt = k * self.cycle_ns;
+        self.s.extrapolate(&c0, k);
+        let now = self.now + dt;
+        if self.growtime_ns > self.now {
+            self.growtime_ns += dt;
+        }
+        self.next_second += dt;
+        self.next_reclaim += dt;
+        if self.next_txg <= now {
+            // Syncs of an empty txg change nothing: keep the schedule's phase.
+            let p = self.txg_period();
+            self.next_txg += (now - self.next_txg) / p * p + p;
+        }
+        self.now = now;
+        self.last_integrate = now;
+        self.tick = self.tick_of(now);
+        self.idle_jumps += 1;
+        self.next_event = self.next_second.min(self.next_txg).min(self.next_reclaim);
+    }
+
+    fn txg_period(&self) -> u64 {
+        self.t.txg_timeout_s.max(1) * SEC
     }
 
     #[inline(always)]
@@ -63,9 +218,10 @@ impl ArcCache {
             self.io.pop_front();
             self.complete_io(i, key);
         }
+        self.periodic_runs += 1;
         if self.next_txg <= now {
             self.sync_txg();
-            self.next_txg += self.t.txg_timeout_s.max(1) * SEC;
+            self.next_txg += self.txg_period();
         }
         if self.next_reclaim <= now {
             self.kernel_reclaim();
@@ -160,11 +316,12 @@ impl ArcCache {
                     return;
                 }
                 let count = self.evictable_memory() / PAGE;
-                let count = if self.t.shrinker_limit_pages != 0 {
-                    count.min(self.t.shrinker_limit_pages)
-                } else {
-                    count
+                let limit = match self.t.shrinker_limit_pages {
+                    super::Tunables::RELEASE_DEFAULT => self.b.shrinker_limit_default_pages,
+                    l => l,
                 };
+                // arc_shrinker_count: MIN(limit, btop(arc_evictable_memory())).
+                let count = if limit != 0 { count.min(limit) } else { count };
                 if count == 0 {
                     return;
                 }

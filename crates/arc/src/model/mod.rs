@@ -42,5 +42,6 @@ pub use behaviour::{AdjConsts, Behaviour, Overflow, Reduce, Split};
 pub use config::{ArcConfig, HostConfig, Tunables};
 pub use engine::{ArcCache, State};
 pub use evict::{adapt_p_value, arc_evict_adj, highbit64};
+pub use host::MAX_TIME_NS;
 pub use kstat::{field_names, render_arcstats};
 pub use stats::{ArcStats, ModelStats};

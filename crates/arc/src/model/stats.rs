@@ -44,6 +44,65 @@ pub(crate) struct Counters {
     pub(crate) model_deficit_byte_ns: u128,
 }
 
+impl Counters {
+    /// `self += k · (self − before)`: `k` more repetitions of the counting
+    /// done since `before` (an idle period that repeats itself exactly).
+    pub(crate) fn extrapolate(&mut self, before: &Counters, k: u64) {
+        fn add(x: &mut u64, b: u64, k: u64) {
+            *x = x.saturating_add((*x - b).saturating_mul(k));
+        }
+        for w in 0..3 {
+            add(&mut self.outcome[w], before.outcome[w], k);
+            for s in 0..4 {
+                add(&mut self.split[s][w], before.split[s][w], k);
+            }
+        }
+        macro_rules! each {
+            ($($f:ident),* $(,)?) => {
+                $(add(&mut self.$f, before.$f, k);)*
+                // Every field is listed (a new counter fails to compile here).
+                let Counters { outcome: _, split: _, model_deficit_byte_ns: _, $($f: _,)* } = before;
+            };
+        }
+        each!(
+            mru_hits,
+            mru_ghost_hits,
+            mfu_hits,
+            mfu_ghost_hits,
+            uncached_hits,
+            deleted,
+            evict_skip,
+            evict_not_enough,
+            evict_l2_eligible,
+            evict_l2_eligible_mru,
+            evict_l2_eligible_mfu,
+            evict_l2_ineligible,
+            memory_direct_count,
+            memory_indirect_count,
+            arc_prune,
+            predictive_prefetch,
+            demand_hit_predictive_prefetch,
+            demand_iohit_predictive_prefetch,
+            prescient_prefetch,
+            demand_hit_prescient_prefetch,
+            demand_iohit_prescient_prefetch,
+            dirty_hits,
+            model_held_writes,
+            model_alloc_waits,
+            model_evict_runs,
+            model_evicted_bytes,
+            model_prune_dnodes,
+            model_reap_steps,
+            model_shrinker_pages,
+            txg_synced_bufs,
+        );
+        let d = self.model_deficit_byte_ns - before.model_deficit_byte_ns;
+        self.model_deficit_byte_ns = self
+            .model_deficit_byte_ns
+            .saturating_add(d.saturating_mul(u128::from(k)));
+    }
+}
+
 /// The model's own numbers (not arcstats fields).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
