@@ -139,7 +139,7 @@ static TUNABLES: &[Tunable] = &[
       "throttle writes when free memory falls below this % (Linux)", None, None),
     t("zfs_arc_pc_percent", "vfs.zfs.arc.pc_percent", &[], &[], Integer, "0",
       "let the ARC shrink less when the page cache is large (Linux)", None, None),
-    t("zfs_arc_shrinker_limit", "vfs.zfs.arc.shrinker_limit", &[], &[], Integer, "0 (no limit)",
+    t("zfs_arc_shrinker_limit", "vfs.zfs.arc.shrinker_limit", &[], &[], Integer, "10000 in 2.0.0–2.2.x, 0 (no limit) from 2.3.0",
       "cap on pages one kernel shrinker call may take (Linux)", None, None),
     t("zfs_arc_average_blocksize", "vfs.zfs.arc.average_blocksize", &[], &[], Integer, "8192",
       "sizes the header hash table (RAM / this)", None, None),
