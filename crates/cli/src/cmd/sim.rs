@@ -1,7 +1,6 @@
 //! `arclab sim`: replay a trace through policies at several cache sizes.
 
-use super::common::{OnOff, parse_size, threads};
-use super::trace::TraceInput;
+use super::common::{OnOff, TraceInput, parse_size, threads};
 use super::{FormatArgs, UsageError};
 use crate::output::{self, Table};
 use crate::progress::Progress;

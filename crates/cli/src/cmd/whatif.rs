@@ -8,8 +8,7 @@
 //! results into rows and a verdict; this module parses the arguments and
 //! hands the one [`Report`] to the exporters in [`crate::report`].
 
-use super::common::{OnOff, parse_size, threads};
-use super::trace::TraceInput;
+use super::common::{OnOff, TraceInput, parse_size, threads};
 use super::{FormatArgs, UsageError};
 use crate::output;
 use crate::progress::Progress;
@@ -24,6 +23,9 @@ use arclab_sim::whatif::{RunResult, RunSpec, report as rows};
 use arclab_sim::workload::{self, WorkloadSpec};
 use arclab_trace::clock::{Clock, Clocked};
 use std::path::{Path, PathBuf};
+
+/// The caps compared when `--caps` is not given (those below RAM).
+const DEFAULT_CAPS: &[&str] = &["default", "16G", "12G", "8G", "4G"];
 
 /// Points per run in the time series behind the timeline plot.
 const SERIES_POINTS: u64 = 400;
@@ -42,7 +44,9 @@ const SERIES_POINTS: u64 = 400;
 pub(crate) struct WhatifArgs {
     /// Caps on zfs_arc_max, comma-separated: sizes, `default` (the version's
     /// own c_max), a fraction of RAM (0.25), or a range `4G..16G/4G`.
-    #[arg(long, value_delimiter = ',', default_value = "default,16G,12G,8G,4G")]
+    /// Default: default,16G,12G,8G,4G, leaving out those not below the
+    /// host's RAM.
+    #[arg(long, value_delimiter = ',')]
     caps: Vec<Caps>,
     /// Prefetch settings to compare (`on,off` runs both). Default: the scenario's.
     #[arg(long, value_delimiter = ',')]
@@ -138,9 +142,21 @@ fn plan(
     step_ns: u64,
     sample_rate: Option<f64>,
 ) -> Result<Vec<arclab_sim::whatif::plan::PlannedRun>> {
+    let caps = if args.caps.is_empty() {
+        DEFAULT_CAPS
+            .iter()
+            .flat_map(|c| c.parse::<Caps>().map(|c| c.0).unwrap_or_default())
+            .filter(|(_, c)| {
+                c.bytes(scenario.ram_bytes)
+                    .is_none_or(|b| b < scenario.ram_bytes)
+            })
+            .collect()
+    } else {
+        args.caps.iter().flat_map(|c| c.0.clone()).collect()
+    };
     let plan = Plan {
         policies: args.policy.clone(),
-        caps: args.caps.iter().flat_map(|c| c.0.clone()).collect(),
+        caps,
         versions: args.zfs_version.clone(),
         prefetch: args.prefetch.iter().map(|&p| p == OnOff::On).collect(),
         // Workload keys carry files and blocks; trace keys do not.
