@@ -408,6 +408,23 @@ mod tests {
     }
 
     #[test]
+    fn a_panicking_run_is_reported_not_hung() {
+        struct Boom(u32);
+        impl Sink for Boom {
+            fn consume(&mut self, _: &[Request]) {
+                self.0 += 1;
+                assert_ne!(self.0, 2, "boom");
+            }
+        }
+        let reqs = stream(10_000);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut sinks = vec![Boom(0), Boom(5), Boom(7)];
+            drive(&mut sinks, 2, 1000, feed(&reqs), |_| {})
+        }));
+        assert!(r.is_err(), "the panic reaches the caller");
+    }
+
+    #[test]
     fn empty_trace_gives_zero_ratios() {
         let r = replay(&jobs(), &ReplayConfig::default(), feed(&[]), |_| {}).unwrap();
         assert!(

@@ -431,7 +431,7 @@ mod tests {
         p.caps = vec![("1M".into(), "1M".parse().unwrap())];
         let e = p.runs(&sc).unwrap_err().to_string();
         assert!(e.starts_with("cap 1M: ") && e.contains("64 MiB"), "{e}");
-        p.versions = vec!["9.9".into()];
+        p.versions = vec!["abc".into()];
         assert!(p.runs(&sc).unwrap_err().is_usage());
         assert!(matches!(
             Plan::new(vec![], vec![]).runs(&sc),
