@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub(crate) mod change;
+pub(crate) mod common;
 pub(crate) mod compare;
 pub(crate) mod export;
 pub(crate) mod limits;
