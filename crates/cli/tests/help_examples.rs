@@ -185,23 +185,33 @@ fn link(dir: &Path, name: &str, target: &Path) {
 
 #[test]
 fn every_help_example_runs() {
-    let shared = common::shared();
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // The sample files the examples name.
-    for t in ["cloudPhysicsIO.oracleGeneral.bin", "OLTP.lis.zst"] {
-        link(d, t, &shared.join("traces").join(t));
-    }
-    let fx = shared.join("fixtures/arcstats");
+    // The sample files the examples name (the repository keeps the
+    // oracleGeneral sample zstd-compressed; the example names it plain).
+    let og = std::fs::read(arclab_testdata::path(
+        "traces/cloudPhysicsIO.oracleGeneral.bin.zst",
+    ))
+    .unwrap();
+    std::fs::write(
+        d.join("cloudPhysicsIO.oracleGeneral.bin"),
+        zstd::decode_all(&og[..]).unwrap(),
+    )
+    .unwrap();
+    link(
+        d,
+        "OLTP.lis.zst",
+        &arclab_testdata::path("traces/OLTP.lis.zst"),
+    );
     link(
         d,
         "saved-arcstats.txt",
-        &fx.join("linux-openzfs22plus-telegraf.arcstats"),
+        &arclab_testdata::path("arcstats/linux-openzfs22plus-telegraf.arcstats"),
     );
     link(
         d,
         "freebsd-sysctl.txt",
-        &fx.join("freebsd14-telegraf.sysctl.txt"),
+        &arclab_testdata::path("arcstats/freebsd14-telegraf.sysctl.txt"),
     );
     std::fs::create_dir(d.join("plots")).unwrap();
 
