@@ -140,6 +140,13 @@ fn existing(path: &Path) -> Result<Option<fs::Metadata>, Error> {
     }
 }
 
+/// Check, before a long job, that `path` can be a target of
+/// [`write_atomic_with`]: not a symbolic link, not a directory (the check is
+/// repeated when writing).
+pub fn check_target(path: impl AsRef<Path>) -> Result<(), Error> {
+    existing(path.as_ref()).map(|_| ())
+}
+
 /// Write `bytes` to `path` atomically with [`Access::Public`] permissions.
 ///
 /// See [`write_atomic_with`].
