@@ -108,6 +108,10 @@ pub enum Access {
     /// For files holding secrets: a new file is `0600`, a replaced file
     /// keeps its owner bits and loses every group and other bit.
     Private,
+    /// A new file gets this mode, permission bits only (e.g. a backup copying the mode of
+    /// the file it backs up); a replaced file keeps its own, as with
+    /// [`Access::Public`].
+    Mode(u32),
 }
 
 impl Access {
@@ -116,6 +120,7 @@ impl Access {
         match self {
             Access::Public => 0o644,
             Access::Private => 0o600,
+            Access::Mode(m) => m & 0o777,
         }
     }
 }
@@ -204,7 +209,7 @@ pub fn write_atomic_with<R>(
 #[cfg(unix)]
 fn set_permissions(f: &File, before: Option<&fs::Metadata>, access: Access) -> io::Result<()> {
     let mode = match (before, access) {
-        (Some(m), Access::Public) => m.mode() & 0o7777,
+        (Some(m), Access::Public | Access::Mode(_)) => m.mode() & 0o7777,
         (Some(m), Access::Private) => m.mode() & 0o700,
         (None, a) => a.new_file_mode(),
     };

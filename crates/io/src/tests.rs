@@ -39,6 +39,10 @@ fn a_new_file_is_0644_or_0600_when_private() {
     fs::set_permissions(&p, Permissions::from_mode(0o640)).unwrap();
     write_atomic_with(&p, Access::Private, |f| f.write_all(b"secret")).unwrap();
     assert_eq!(mode(&p), 0o600);
+    // An explicit mode for a new file (a backup of a 0640 file).
+    let b = dir.path().join("zfs.conf.arclab-backup");
+    write_atomic_with(&b, Access::Mode(0o640), |f| f.write_all(b"x")).unwrap();
+    assert_eq!(mode(&b), 0o640);
 }
 
 #[test]
