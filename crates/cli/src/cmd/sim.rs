@@ -1,7 +1,7 @@
 //! `arclab sim`: replay a trace through policies at several cache sizes.
 
-use super::common::{OnOff, TraceInput, parse_size, threads};
 use super::{FormatArgs, UsageError};
+use crate::args::{OnOff, ThreadArgs, TraceInput, size};
 use crate::output::{self, Table};
 use crate::progress::Progress;
 use anyhow::Result;
@@ -52,9 +52,8 @@ pub(crate) struct SimArgs {
     /// Count every object as size 1: sizes are then numbers of objects.
     #[arg(long)]
     ignore_obj_size: bool,
-    /// Worker threads (default: all cores). 1 runs everything on one thread.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadArgs,
     /// zfs-arc: the OpenZFS behaviour to model: 0.7, 2.1, 2.2, 2.3 / latest,
     /// or a full release such as 2.2.7 (comma-separated for several).
     #[arg(
@@ -65,7 +64,7 @@ pub(crate) struct SimArgs {
     )]
     zfs_version: Vec<String>,
     /// zfs-arc: the host's RAM.
-    #[arg(long, default_value = "32GiB", value_parser = parse_size, help_heading = "ZFS ARC model")]
+    #[arg(long, default_value = "32GiB", value_parser = size, help_heading = "ZFS ARC model")]
     ram: u64,
     /// zfs-arc: zfs_arc_max values (`default` = the version's own limit);
     /// `--size` is a synonym.
@@ -146,7 +145,7 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
         return Err(UsageError("give at least one --policy and one --size".into()).into());
     }
     let object_mode = args.ignore_obj_size;
-    let threads = threads(args.threads)?;
+    let threads = args.threads.get();
 
     // Fractions need the working set first: one extra pass over the trace.
     let wss = if args.size.iter().any(|s| matches!(s, SizeSpec::Fraction(_))) {

@@ -4,7 +4,7 @@
 use super::UsageError;
 use crate::output;
 use anyhow::Result;
-use arclab_arc::units::{format_bytes, parse_bytes};
+use arclab_arc::units::format_bytes;
 use arclab_zfs::arcstats;
 use arclab_zfs::host;
 use arclab_zfs::status::{self, Status};
@@ -30,16 +30,11 @@ pub(crate) struct StatusArgs {
     #[arg(long, value_name = "FILE")]
     sysctl: Option<PathBuf>,
     /// RAM in bytes or with a binary suffix (31.24GiB); default: memory_all_bytes.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
-}
-
-/// clap value parser for sizes (binary suffixes).
-pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
-    parse_bytes(s).map_err(|e| e.to_string())
 }
 
 pub(crate) fn run(args: StatusArgs) -> Result<()> {

@@ -1,6 +1,6 @@
 //! `arclab trace info` and `arclab trace convert`.
 
-use super::common::TraceInput;
+use crate::args::TraceInput;
 use crate::output::{self, Table};
 use crate::progress::Progress;
 use anyhow::{Context, Result};

@@ -1,7 +1,6 @@
 //! `arclab tune check` and `arclab tune cap`.
 
 use super::UsageError;
-use super::status::parse_size;
 use crate::output;
 use anyhow::{Result, bail};
 use arclab_arc::limits::{Os, Verdict};
@@ -41,7 +40,7 @@ pub(crate) enum TuneCommand {
 #[derive(clap::Args, Debug)]
 pub(crate) struct CheckArgs {
     /// RAM in bytes or with a binary suffix (32G, 31.24GiB).
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// linux or freebsd (default: from the file kinds).
     #[arg(long)]
@@ -64,10 +63,10 @@ pub(crate) struct CheckArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct CapArgs {
     /// The cap: bytes or with a binary suffix (8G = 8589934592).
-    #[arg(value_name = "SIZE", value_parser = parse_size)]
+    #[arg(value_name = "SIZE", value_parser = crate::args::size)]
     size: u64,
     /// RAM (default: memory_all_bytes from ROOT/proc, or MemTotal of ROOT/proc/meminfo).
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// linux or freebsd [default: linux].
     #[arg(long)]

@@ -8,8 +8,8 @@
 //! results into rows and a verdict; this module parses the arguments and
 //! hands the one [`Report`] to the exporters in [`crate::report`].
 
-use super::common::{OnOff, TraceInput, parse_size, threads};
 use super::{FormatArgs, UsageError};
+use crate::args::{OnOff, ThreadArgs, TraceInput, size};
 use crate::output;
 use crate::progress::Progress;
 use crate::report::{self, Report};
@@ -97,12 +97,11 @@ pub(crate) struct WhatifArgs {
     /// stop (`.zst`/`.gz` compress).
     #[arg(long, value_name = "FILE", conflicts_with = "trace")]
     write_trace: Option<PathBuf>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadArgs,
     /// The host's RAM (overrides the scenario's; needed for a trace
     /// without --scenario).
-    #[arg(long, value_parser = parse_size)]
+    #[arg(long, value_parser = size)]
     ram: Option<u64>,
     /// Write PNG and SVG plots: into DIR/ (whatif-misses.*, whatif-timeline.*)
     /// or as PREFIX-misses.* and PREFIX-timeline.*.
@@ -206,7 +205,7 @@ fn scenario(args: &WhatifArgs) -> Result<Scenario> {
 }
 
 pub(crate) fn run(args: WhatifArgs) -> Result<()> {
-    let threads = threads(args.threads)?;
+    let threads = args.threads.get();
     if let Some(r) = args.sample_rate
         && !(r > 0.0 && r <= 1.0)
     {

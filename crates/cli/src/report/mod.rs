@@ -13,8 +13,10 @@
 //! behind `disk_busy_ratio` and the verdict live in the library
 //! (`arclab_sim::whatif::{report, device, verdict}`).
 //!
-//! Every file is written through [`write_atomic`]: a temporary file beside
-//! the target, then a rename, so an existing output is never left partial.
+//! Every file is written through [`write_atomic`], i.e. `arclab-io`'s one
+//! atomic writer: a randomly named temporary file beside the target, then a
+//! rename, so an existing output is never left partial and no planted
+//! symlink is followed.
 
 pub(crate) mod html;
 pub(crate) mod plot;
@@ -23,35 +25,12 @@ pub(crate) mod table;
 pub(crate) use arclab_sim::whatif::report::{Report, Row, RunSeries};
 pub(crate) use arclab_sim::whatif::verdict;
 
-use anyhow::{Context, Result};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use anyhow::Result;
+use std::path::Path;
 
-/// Write `bytes` to `path` atomically: a temporary file in the same
-/// directory, flushed, then renamed over the target.
+/// Write `bytes` to `path` atomically ([`arclab_io::write_atomic`]).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = temp_path(path, "");
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// A hidden temporary name beside `path`, ending in `suffix` (plotters picks
-/// the image format from the extension).
-pub(crate) fn temp_path(path: &Path, suffix: &str) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = format!(".{name}.{}.tmp{suffix}", std::process::id());
-    path.with_file_name(tmp)
+    Ok(arclab_io::write_atomic(path, bytes)?)
 }
 
 #[cfg(test)]
