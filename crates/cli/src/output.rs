@@ -22,27 +22,5 @@ pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 pub(crate) use arclab_report::Table;
 
-/// A rate with an SI suffix, e.g. `25.3 M`.
-pub(crate) fn si(v: f64) -> String {
-    let (d, u) = if v >= 1e9 {
-        (1e9, " G")
-    } else if v >= 1e6 {
-        (1e6, " M")
-    } else if v >= 1e3 {
-        (1e3, " k")
-    } else {
-        (1.0, " ")
-    };
-    format!("{:.1}{u}", v / d).trim_end().to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn si_units() {
-        assert_eq!(si(25_300_000.0), "25.3 M");
-        assert_eq!(si(12.0), "12.0");
-    }
-}
+/// A rate with an SI suffix, e.g. `25.3 M` (the library's one spelling).
+pub(crate) use arclab_sim::whatif::words::si;

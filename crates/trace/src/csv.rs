@@ -6,7 +6,7 @@ use arclab_arc::{Op, Request};
 use crate::CsvOptions;
 use crate::error::{TraceError, TraceErrorKind};
 use crate::source::Source;
-use crate::text::{LineReader, clean_field, invalid, parse_id, parse_u64};
+use crate::lines::{LineReader, clean_field, invalid, parse_id, parse_u64};
 
 /// Streaming CSV reader.
 pub(crate) struct CsvReader {

@@ -15,7 +15,7 @@
 
 use arclab_arc::{Op, Request};
 
-use crate::binary::{RecordFormat, u32_at, u64_at};
+use crate::records::{RecordFormat, u32_at, u64_at};
 use crate::error::TraceErrorKind;
 
 /// Size of the lcs header.

@@ -45,18 +45,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod binary;
+mod records;
 pub mod clock;
 mod csv;
 mod error;
 mod fasthash;
 mod lcs;
 mod lis;
-mod oracle;
+mod oracle_general;
 mod reader;
 mod source;
 pub mod stats;
-mod text;
+mod lines;
 mod txt;
 mod vscsi;
 mod writer;
@@ -69,7 +69,7 @@ use std::str::FromStr;
 pub use error::{Location, TraceError, TraceErrorKind};
 pub use lcs::LcsStats;
 pub use reader::TraceReader;
-pub use text::hash_id;
+pub use lines::hash_id;
 pub use writer::write_oracle_general;
 
 use source::Compression;
@@ -256,7 +256,7 @@ pub fn detect_format(path: &Path) -> Result<Format, TraceError> {
     if got == 0 {
         return Err(TraceError::new(name, Location::File, TraceErrorKind::Empty));
     }
-    if got >= 8 && binary::u64_at(head, 0) == lcs::MAGIC {
+    if got >= 8 && records::u64_at(head, 0) == lcs::MAGIC {
         return Ok(Format::Lcs);
     }
     if vscsi::detect_version(head, true).is_some() {

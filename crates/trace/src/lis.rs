@@ -7,7 +7,7 @@ use arclab_arc::Request;
 
 use crate::error::{TraceError, TraceErrorKind};
 use crate::source::Source;
-use crate::text::{LineReader, invalid, parse_u64};
+use crate::lines::{LineReader, invalid, parse_u64};
 
 /// Streaming, lazily expanding `.lis` reader.
 pub(crate) struct LisReader {

@@ -6,7 +6,7 @@ use arclab_arc::Request;
 
 use crate::error::TraceError;
 use crate::source::Source;
-use crate::text::{LineReader, clean_field, parse_id};
+use crate::lines::{LineReader, clean_field, parse_id};
 
 /// Streaming txt reader.
 pub(crate) struct TxtReader {

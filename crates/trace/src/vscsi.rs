@@ -8,7 +8,7 @@
 
 use arclab_arc::{Op, Request};
 
-use crate::binary::{RecordFormat, u16_at, u32_at, u64_at};
+use crate::records::{RecordFormat, u16_at, u32_at, u64_at};
 use crate::error::TraceErrorKind;
 
 /// The two vscsi record layouts.

@@ -7,7 +7,7 @@ use crate::fasthash::KeyMap;
 use arclab_arc::Request;
 
 use crate::error::{Location, TraceError, TraceErrorKind};
-use crate::oracle::RECORD_SIZE;
+use crate::oracle_general::RECORD_SIZE;
 use crate::source::{BUF_SIZE, Compression, split_compression_ext};
 
 enum Out<W: Write> {

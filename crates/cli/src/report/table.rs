@@ -2,8 +2,9 @@
 //! JSON in raw numbers (bytes, ratios in 0..=1, per-second rates).
 
 use super::{Report, Row};
-use crate::output::{self, Table};
+use crate::output::Table;
 use arclab_arc::units::format_bytes;
+pub(crate) use arclab_sim::whatif::words::{gib_seconds, multiplier, percent, rate, seconds};
 
 /// Whether the rows differ in policy, version or prefetch (then the human
 /// table shows those columns; otherwise the header says them once).
@@ -33,22 +34,6 @@ fn every_group_has_default(rows: &[Row]) -> bool {
     })
 }
 
-/// A per-second rate: `4.2`, `290`, `3.1 k`.
-pub(crate) fn rate(v: f64) -> String {
-    if v < 10.0 {
-        format!("{v:.1}")
-    } else if v < 1000.0 {
-        format!("{v:.0}")
-    } else {
-        output::si(v)
-    }
-}
-
-/// `98.67 %` (two decimals: hit ratios live near 100 %).
-pub(crate) fn percent(ratio: f64) -> String {
-    format!("{:.2} %", ratio * 100.0)
-}
-
 /// Disk busy time: `3.1 %`, or `100 % (saturated)`.
 pub(crate) fn busy(row: &Row) -> String {
     if row.disk_saturated {
@@ -57,35 +42,6 @@ pub(crate) fn busy(row: &Row) -> String {
         "<0.1 %".to_string()
     } else {
         format!("{:.1} %", row.disk_busy_ratio * 100.0)
-    }
-}
-
-/// `14.2×`, `1.0×`, `–` when there is nothing to compare with.
-pub(crate) fn multiplier(m: Option<f64>) -> String {
-    match m {
-        Some(m) if m >= 10.0 => format!("{m:.0}×"),
-        Some(m) => format!("{m:.1}×"),
-        None => "–".to_string(),
-    }
-}
-
-/// `12.3 s`, `850 ms`.
-pub(crate) fn seconds(s: f64) -> String {
-    if s == 0.0 {
-        "0 s".to_string()
-    } else if s < 1.0 {
-        format!("{:.0} ms", s * 1000.0)
-    } else {
-        format!("{s:.1} s")
-    }
-}
-
-/// Byte·seconds in GiB·s (`0` when none).
-pub(crate) fn gib_seconds(bs: f64) -> String {
-    if bs <= 0.0 {
-        "0".to_string()
-    } else {
-        format!("{:.1} GiB·s", bs / (1u64 << 30) as f64)
     }
 }
 

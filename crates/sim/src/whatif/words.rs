@@ -65,6 +65,8 @@ mod tests {
 
     #[test]
     fn words() {
+        assert_eq!(si(25_300_000.0), "25.3 M");
+        assert_eq!(si(12.0), "12.0");
         assert_eq!(rate(4.21), "4.2");
         assert_eq!(rate(290.4), "290");
         assert_eq!(rate(3_140.0), "3.1 k");

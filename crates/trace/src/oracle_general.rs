@@ -6,7 +6,7 @@
 
 use arclab_arc::Request;
 
-use crate::binary::{RecordFormat, u32_at, u64_at};
+use crate::records::{RecordFormat, u32_at, u64_at};
 use crate::error::TraceErrorKind;
 
 /// Bytes per oracleGeneral record.
