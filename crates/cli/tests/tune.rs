@@ -276,3 +276,29 @@ fn cap_apply_refuses_without_privileges() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a directory"));
 }
+
+/// What `tune check` prints cites no spec section (a `§` the output never
+/// defines): the vm.kmem_size note and the prefetch explanation used to.
+#[test]
+fn check_output_cites_no_spec_sections() {
+    let d = tempfile::tempdir().unwrap();
+    let l = d.path().join("loader.conf");
+    std::fs::write(
+        &l,
+        "vfs.zfs.arc_max=\"4G\"\nvfs.zfs.prefetch_disable=\"1\"\n",
+    )
+    .unwrap();
+    let l = l.to_str().unwrap();
+    let out = arclab(&[
+        "tune",
+        "check",
+        "--os",
+        "freebsd",
+        "--zfs-version",
+        "legacy",
+        l,
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("autotuned at boot"), "{text}");
+    assert!(!text.contains('§'), "{text}");
+}

@@ -642,7 +642,7 @@ fn explain_overshoot(
             format_bytes(n), format_bytes(e)
         )),
         (Some(e), Some(_)) if e >= over && over >= s => out.push(format!(
-            "{} is evictable, more than the overshoot: eviction has not run yet — nothing allocated ARC memory since c dropped (e.g. zfs_arc_max lowered at runtime, §3.4), or eviction is skipping young prefetched and busy headers",
+            "{} is evictable, more than the overshoot: eviction has not run yet — nothing allocated ARC memory since c dropped (e.g. zfs_arc_max lowered at runtime), or eviction is skipping young prefetched and busy headers",
             format_bytes(e)
         )),
         (Some(e), Some(_)) => out.push(format!("only {} is evictable; the rest is held", format_bytes(e))),
