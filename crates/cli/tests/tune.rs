@@ -379,3 +379,45 @@ fn cap_names_ram_source_shows_cap_in_force_and_is_idempotent() {
             .exists()
     );
 }
+
+/// A FreeBSD 14 loader.conf (OpenZFS 2.x names, `vfs.zfs.arc.min` /
+/// `vfs.zfs.arc.max` as in FreeBSD 14's loader.conf(5) / OpenZFS
+/// module/os/freebsd sysctl names) with one leftover pre-OpenZFS
+/// `vfs.zfs.prefetch_disable`: checked as OpenZFS, the modern names are not
+/// "wrong names", and the output says what was inferred and why.
+#[test]
+fn freebsd14_loader_conf_with_one_legacy_line_is_checked_as_openzfs() {
+    let d = tempfile::tempdir().unwrap();
+    let l = d.path().join("loader.conf");
+    std::fs::write(
+        &l,
+        "zfs_load=\"YES\"\nvfs.zfs.arc.min=\"1G\"\nvfs.zfs.arc.max=\"8G\"\nvfs.zfs.prefetch_disable=\"1\"\n",
+    )
+    .unwrap();
+    let l = l.to_str().unwrap();
+    let out = arclab(&["tune", "check", "--ram", "32G", l]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Checking as OpenZFS"), "{text}");
+    assert!(!text.contains("pre-OpenZFS FreeBSD (base"), "{text}");
+    assert!(
+        text.contains("inferred OpenZFS") && text.contains("2 OpenZFS-only name(s)"),
+        "{text}"
+    );
+    let line = text
+        .lines()
+        .find(|x| x.contains("vfs.zfs.arc.min = 1G"))
+        .unwrap();
+    assert!(!line.contains("wrong name"), "{line}");
+    // Legacy evidence that outweighs the modern one still selects pre-OpenZFS.
+    let old = d.path().join("old-loader.conf");
+    std::fs::write(
+        &old,
+        "vm.kmem_size=\"8192M\"\nvfs.zfs.arc_max=\"6144M\"\nvfs.zfs.prefetch_disable=\"1\"\n",
+    )
+    .unwrap();
+    let text = String::from_utf8(arclab(&["tune", "check", old.to_str().unwrap()]).stdout).unwrap();
+    assert!(
+        text.contains("Checking as pre-OpenZFS FreeBSD") && text.contains("inferred pre-OpenZFS"),
+        "{text}"
+    );
+}
