@@ -521,8 +521,9 @@ pub fn explain(
         && d * 10 >= l * 9
     {
         warnings.push(format!(
-            "dnode pressure: dnode_size {} is {:.0} % of arc_dnode_limit {} — the ARC keeps asking the OS to drop inodes (arc_prune); raise zfs_arc_dnode_limit_percent or lower the number of cached files",
-            format_bytes(d), d as f64 * 100.0 / l as f64, format_bytes(l)
+            "dnode pressure: dnode_size {} is {:.0} % of arc_dnode_limit {} — the ARC keeps asking the OS to drop inodes (arc_prune); raise {} or lower the number of cached files",
+            format_bytes(d), d as f64 * 100.0 / l as f64, format_bytes(l),
+            crate::tune::catalog::name_on("zfs_arc_dnode_limit_percent", os)
         ));
     }
     if let Some((u, Some(l))) = meta

@@ -176,6 +176,20 @@ pub fn read_kstat_file(path: &Path) -> Result<Kstats, HostError> {
     })
 }
 
+/// Read a saved Prometheus node_exporter metrics text (the `node_zfs_arc_*`
+/// samples, see [`arcstats::parse_node_exporter`]).
+pub fn read_metrics_file(path: &Path) -> Result<Kstats, HostError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let arc = arcstats::parse_node_exporter(&text, &name).map_err(ReadError::from)?;
+    Ok(Kstats {
+        name,
+        arc,
+        zfetch: None,
+        dbuf: None,
+    })
+}
+
 /// What `scenario` needs from `/proc/meminfo`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Meminfo {

@@ -192,6 +192,27 @@ pub fn all() -> &'static [Tunable] {
     TUNABLES
 }
 
+/// How an operator of `os` spells the tunable whose Linux name is `linux`:
+/// the Linux name on Linux; on FreeBSD the OpenZFS sysctl, with the first
+/// alias it still accepts (`vfs.zfs.arc.max` / `vfs.zfs.arc_max`). An
+/// uncatalogued name is returned as given.
+///
+/// ```
+/// use arclab_zfs::tune::catalog::name_on;
+/// use arclab_arc::limits::Os;
+/// assert_eq!(name_on("zfs_arc_max", Os::Linux), "zfs_arc_max");
+/// assert_eq!(name_on("zfs_arc_max", Os::FreeBSD), "vfs.zfs.arc.max / vfs.zfs.arc_max");
+/// ```
+pub fn name_on(linux: &str, os: arclab_arc::limits::Os) -> String {
+    match (os, TUNABLES.iter().find(|t| t.linux == linux)) {
+        (arclab_arc::limits::Os::FreeBSD, Some(t)) => match t.freebsd_aliases.first() {
+            Some(a) => format!("{} / {a}", t.freebsd),
+            None => t.freebsd.to_string(),
+        },
+        _ => linux.to_string(),
+    }
+}
+
 /// Find a tunable by any of its names.
 pub fn lookup(name: &str) -> Option<(&'static Tunable, Naming)> {
     TUNABLES.iter().find_map(|t| {
