@@ -429,10 +429,7 @@ pub fn parse_node_exporter(text: &str, file: &str) -> Result<ArcSnapshot, ParseE
                 let f: f64 = raw.parse().map_err(|_| err(i + 1, nan()))?;
                 let r = f.round();
                 // `as` saturates; reject what does not fit instead.
-                if !r.is_finite()
-                    || r >= 18_446_744_073_709_551_616.0
-                    || r < -9_223_372_036_854_775_808.0
-                {
+                if !(-9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0).contains(&r) {
                     return Err(err(
                         i + 1,
                         ParseErrorKind::OutOfRange {
