@@ -538,7 +538,7 @@ pub fn explain(
         ));
     }
     if let Some(a) = available {
-        if a < -(1i64 << 50) {
+        if !plausible_available(a) {
             warnings.push(format!("memory_available_bytes is {a}: implausible (a placeholder or a corrupted sample), ignored"));
         } else if a < 0 {
             warnings.push(format!(
@@ -600,6 +600,19 @@ pub fn explain(
         warnings,
         version,
     })
+}
+
+/// Whether a `memory_available_bytes` (an int64 that is negative when free
+/// memory is below `arc_sys_free`) is plausible: not below −1 PiB. The ZoL
+/// 0.7 fixture carries −922337203685477580 (about −i64::MAX/10), a value no
+/// host's memory shortfall reaches.
+///
+/// ```
+/// assert!(arclab_zfs::status::plausible_available(-(3 << 30)));
+/// assert!(!arclab_zfs::status::plausible_available(-922_337_203_685_477_580));
+/// ```
+pub fn plausible_available(a: i64) -> bool {
+    a >= -(1i64 << 50)
 }
 
 /// The slack above `c` before eviction is triggered, per release (§6.1).

@@ -59,7 +59,7 @@ pub enum HostError {
     },
     /// The procfs root has no ZFS kstats.
     #[error(
-        "{dir}: no ZFS kstats here (is the zfs module loaded? use --arcstats FILE or --sysctl FILE for saved copies)"
+        "{dir}: no ZFS kstats here (is the zfs module loaded? use --arcstats FILE for a saved copy, Linux kstat or FreeBSD sysctl text)"
     )]
     NoKstats {
         /// `ROOT/spl/kstat/zfs`.
