@@ -91,3 +91,38 @@ fn cites_openzfs_source_and_wraps() {
     assert!(!v.to_string().contains('§'), "{v}");
     assert_eq!(v["c_min"]["source"], "module/zfs/arc.c: arc_init()");
 }
+
+/// `32GB` is read as binary, as ZFS reads sizes (32 GiB = 2^35 =
+/// 34359738368 bytes), and every size option of limits, tune and status says
+/// so in its --help.
+#[test]
+fn sizes_are_binary_and_help_says_so() {
+    let v = json(&["limits", "--ram", "32GB", "--json"]);
+    assert_eq!(v["ram_bytes"], 34_359_738_368u64);
+    let help = |args: &[&str]| {
+        let mut a = args.to_vec();
+        a.push("--help");
+        ok(&a)
+    };
+    for (args, options) in [
+        (vec!["limits"], vec!["--ram", "--arc-max", "--arc-min"]),
+        (vec!["tune", "check"], vec!["--ram"]),
+        (vec!["tune", "cap"], vec!["--ram", "<SIZE>"]),
+        (vec!["status"], vec!["--ram"]),
+    ] {
+        let h = help(&args);
+        for o in options {
+            // The option's own paragraph (up to the next option) says it.
+            let start = h
+                .find(&format!("  {o}"))
+                .unwrap_or_else(|| panic!("{o} in {h}"));
+            let rest = &h[start + 2..];
+            let end = rest.find("\n  -").unwrap_or(rest.len());
+            let para = &rest[..end];
+            assert!(
+                para.contains("Binary units, like ZFS"),
+                "{args:?} {o}: {para}"
+            );
+        }
+    }
+}

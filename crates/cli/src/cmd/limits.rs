@@ -13,7 +13,7 @@ use arclab_zfs::tune::{Target, parse_target};
 /// Show the ARC limits for a host: c_min, c_max, arc_sys_free and the dnode
 /// limit, each with its formula and the releases it applies to.
 ///
-/// Sizes take binary suffixes: `31.24GiB`, `8G` (= 8 GiB), `512M`.
+/// Sizes are binary, as ZFS reads them: `31.24GiB`, `8G` = `8GB` = 8 GiB, `512M`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
     arclab limits --ram 31.24GiB\n  \
@@ -21,6 +21,7 @@ use arclab_zfs::tune::{Target, parse_target};
     arclab limits --ram 8G --os freebsd --arc-max 6144M")]
 pub(crate) struct LimitsArgs {
     /// Physical memory of the host (what the kernel reports as total RAM).
+    /// Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_parser = parse_size)]
     ram: u64,
     /// Operating system.
@@ -31,10 +32,10 @@ pub(crate) struct LimitsArgs {
     /// no RAM formula here (see `tune check`).
     #[arg(long, default_value = "latest")]
     zfs_version: String,
-    /// A zfs_arc_max to check (as set at module load).
+    /// A zfs_arc_max to check (as set at module load). Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_parser = parse_size)]
     arc_max: Option<u64>,
-    /// A zfs_arc_min to check.
+    /// A zfs_arc_min to check. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_parser = parse_size)]
     arc_min: Option<u64>,
     /// Print JSON.

@@ -35,7 +35,7 @@ pub(crate) struct StatusArgs {
     /// samples, from a Linux host).
     #[arg(long, value_name = "FILE")]
     metrics: Option<PathBuf>,
-    /// RAM in bytes or with a binary suffix (31.24GiB); default: memory_all_bytes.
+    /// RAM (default: memory_all_bytes). Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
     ram: Option<u64>,
     /// Print JSON.

@@ -40,7 +40,7 @@ pub(crate) enum TuneCommand {
 /// `tune check` arguments.
 #[derive(clap::Args, Debug)]
 pub(crate) struct CheckArgs {
-    /// RAM in bytes or with a binary suffix (32G, 31.24GiB).
+    /// RAM. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
     ram: Option<u64>,
     /// linux or freebsd (default: from the file kinds).
@@ -63,10 +63,11 @@ pub(crate) struct CheckArgs {
 /// `tune cap` arguments.
 #[derive(clap::Args, Debug)]
 pub(crate) struct CapArgs {
-    /// The cap: bytes or with a binary suffix (8G = 8589934592).
+    /// The cap. Binary units, like ZFS: 8G, 8GB and 8GiB all mean 8 GiB = 8589934592 bytes; a plain number is bytes.
     #[arg(value_name = "SIZE", value_parser = parse_size)]
     size: u64,
     /// RAM (default: memory_all_bytes from ROOT/proc, or MemTotal of ROOT/proc/meminfo).
+    /// Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
     ram: Option<u64>,
     /// linux or freebsd [default: linux].
