@@ -4,6 +4,9 @@
 //! `loader.conf` read them: `K` = `KiB` = 1024, `M` = `MiB` = 1024², `G` =
 //! `GiB` = 1024³, `T` = `TiB` = 1024⁴. `KB`/`MB`/`GB`/`TB` are accepted as the
 //! same binary multiples, since that is what the kernel tunables mean by them.
+//!
+//! Durations as people write them: `500ms`, `15s`, `5m`, `2h`, `1d`, `1w`,
+//! `1.5h`, or plain seconds ([`parse_duration`]).
 
 use std::fmt;
 
@@ -160,6 +163,83 @@ pub fn format_size_compact(bytes: u64) -> String {
     bytes.to_string()
 }
 
+/// The longest duration [`parse_duration`] accepts: 100 years (of 365.25
+/// days). Anything longer is a typo or an attack on a loop bound.
+pub const MAX_DURATION_SECS: f64 = 100.0 * 365.25 * 86_400.0;
+
+/// Why a duration could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DurationError {
+    input: String,
+    why: &'static str,
+}
+
+impl fmt::Display for DurationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid duration `{}`: {}", self.input, self.why)
+    }
+}
+
+impl std::error::Error for DurationError {}
+
+/// Parse a duration: `500ms`, `15s`, `5m`, `2h`, `1d`, `1w` (fractions
+/// allowed: `1.5h`), or plain seconds. It must be above zero, finite and at
+/// most [`MAX_DURATION_SECS`] (100 years).
+///
+/// ```
+/// use arclab_arc::units::parse_duration;
+/// use std::time::Duration;
+/// assert_eq!(parse_duration("5m").unwrap(), Duration::from_secs(300));
+/// assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
+/// assert_eq!(parse_duration("1.5").unwrap(), Duration::from_millis(1500));
+/// assert!(parse_duration("1e20").unwrap_err().to_string().contains("at most 100 years"));
+/// ```
+pub fn parse_duration(input: &str) -> Result<std::time::Duration, DurationError> {
+    let err = |why| DurationError {
+        input: input.to_string(),
+        why,
+    };
+    let t = input.trim();
+    if t.is_empty() {
+        return Err(err("empty"));
+    }
+    const UNITS: [(&str, f64); 6] = [
+        ("ms", 0.001),
+        ("s", 1.0),
+        ("m", 60.0),
+        ("h", 3600.0),
+        ("d", 86_400.0),
+        ("w", 604_800.0),
+    ];
+    let (num, mult) = UNITS
+        .iter()
+        .find_map(|(u, m)| t.strip_suffix(u).map(|n| (n.trim_end(), *m)))
+        .unwrap_or((t, 1.0));
+    // Only digits, one point and an exponent: no `inf`, `nan` or `0x…`.
+    if num.is_empty()
+        || !num
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+        || !num.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))
+    {
+        return Err(err("use 500ms, 15s, 5m, 2h, 1d, 1w or seconds"));
+    }
+    let v: f64 = num
+        .parse()
+        .map_err(|_| err("use 500ms, 15s, 5m, 2h, 1d, 1w or seconds"))?;
+    let secs = v * mult;
+    if !secs.is_finite() {
+        return Err(err("not a finite number"));
+    }
+    if secs <= 0.0 {
+        return Err(err("must be above zero"));
+    }
+    if secs > MAX_DURATION_SECS {
+        return Err(err("must be at most 100 years"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +295,43 @@ mod tests {
         assert_eq!(format_bytes(1 << 30), "1.00 GiB");
         assert_eq!(format_size_compact(3 << 29), "1536MiB");
         assert_eq!(format_size_compact(1 << 30), "1GiB");
+    }
+
+    #[test]
+    fn durations() {
+        use std::time::Duration;
+        for (s, ms) in [
+            ("500ms", 500u64),
+            ("15s", 15_000),
+            ("5m", 300_000),
+            ("2h", 7_200_000),
+            ("1d", 86_400_000),
+            ("1w", 604_800_000),
+            ("1.5h", 5_400_000),
+            ("90", 90_000),
+            (" 10 s ", 10_000),
+            ("1e3", 1_000_000),
+        ] {
+            assert_eq!(parse_duration(s).unwrap(), Duration::from_millis(ms), "{s}");
+        }
+        // 100 years of 365.25 days is the bound; just above it is refused.
+        assert!(parse_duration("5200w").is_ok());
+        assert!(parse_duration("36525d").is_ok());
+        for (s, why) in [
+            ("", "empty"),
+            ("0s", "above zero"),
+            ("-5m", "above zero"),
+            ("5y", "use 500ms"),
+            ("inf", "use 500ms"),
+            ("NaN", "use 500ms"),
+            ("1e400", "not a finite number"),
+            ("1e20", "at most 100 years"),
+            ("36526d", "at most 100 years"),
+            ("m", "use 500ms"),
+            ("0x10", "use 500ms"),
+        ] {
+            let e = parse_duration(s).unwrap_err().to_string();
+            assert!(e.contains(&format!("`{s}`")) && e.contains(why), "{s}: {e}");
+        }
     }
 }

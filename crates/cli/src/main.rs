@@ -4,6 +4,7 @@
 //! Exit codes: 0 success (a closed output pipe counts as success), 1 failure
 //! (bad input, unreadable files), 2 bad usage.
 
+mod args;
 mod cmd;
 mod output;
 mod progress;

@@ -284,3 +284,60 @@ fn bad_input_is_a_clear_error_and_outputs_survive() {
     write_export(&Default::default(), &empty);
     assert!(run(empty.to_str().unwrap(), &[], 1).contains("holds no series"));
 }
+
+#[test]
+fn outputs_are_never_written_through_a_symlink() {
+    // Issue 14, item 3: a link planted where --plot or --report writes must
+    // not get its target overwritten.
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    for (flag, name) in [
+        ("--plot", "p.png"),
+        ("--plot", "p.svg"),
+        ("--report", "r.html"),
+    ] {
+        let link = dir.path().join(name);
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        let e = fails(
+            &[
+                "compare",
+                f.to_str().unwrap(),
+                "--before",
+                BEFORE,
+                "--after",
+                AFTER,
+                flag,
+                link.to_str().unwrap(),
+            ],
+            1,
+        );
+        assert!(e.contains(name) && e.contains("symbolic link"), "{e}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    }
+    // Nothing else was created beside them (no temporary file left).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 5);
+}
+
+#[test]
+fn absurd_durations_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let fs = f.to_str().unwrap();
+    let around = ["compare", fs, "--around", "zfs_arc_max=8G"];
+    for (extra, want) in [
+        (["--skip", "1e20"], "at most 100 years"),
+        (["--skip", "nan"], "invalid duration"),
+        (["--days", "1e20"], "at most 100 years"),
+    ] {
+        let mut a = around.to_vec();
+        a.extend_from_slice(&extra);
+        let e = fails(&a, 2);
+        assert!(e.contains(want), "{extra:?}: {e}");
+    }
+    // --skip 0 is still "no warm-up".
+    let mut a = around.to_vec();
+    a.extend_from_slice(&["--skip", "0", "--days", "5"]);
+    ok(&a);
+}

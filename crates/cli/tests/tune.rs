@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The two files of the freebsd-stable post "kmem_map too small with ZFS and
-/// 8.2-RELEASE" (../shared/context/), exactly as posted.
+/// 8.2-RELEASE" on the freebsd-stable mailing list, exactly as posted.
 const LOADER_CONF: &str = "\tahci_load=\"yes\"\n\tvm.kmem_size=\"8192M\"\n\tvfs.zfs.arc_max=\"6144M\"\n\tvfs.zfs.prefetch_disable=\"1\"\n\tvfs.zfs.txg.timeout=\"5\"\n";
 const SYSCTL_CONF: &str =
     "\tkern.maxvnodes=250000\n\tvfs.zfs.txg.write_limit_override=1073741824\n";

@@ -218,7 +218,15 @@ fn bad_input_fails_cleanly() {
     let empty = dir.path().join("empty.txt");
     std::fs::write(&empty, "").unwrap();
     let err = fails(
-        &["whatif", "--trace", empty.to_str().unwrap(), "--caps", "1G"],
+        &[
+            "whatif",
+            "--trace",
+            empty.to_str().unwrap(),
+            "--caps",
+            "1G",
+            "--ram",
+            "8G",
+        ],
         1,
     );
     assert!(err.contains("empty.txt"), "{err}");
@@ -361,4 +369,106 @@ fn workload_writes_as_an_oracle_general_trace() {
         &again.display().to_string(),
     ]);
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
+}
+
+/// A real trace through `whatif` gives the same answer as `sim --policy
+/// zfs-arc` (issue #10): both replay it on the one clock adapter of its
+/// format, and a trace run without `--scenario` has no pinned memory, no
+/// other processes and no warm-up. The reference is `sim`, a different
+/// command path (its own job runner, libCacheSim's counters).
+#[test]
+fn a_trace_through_whatif_matches_sim() {
+    let t = common::trace("cloudPhysicsIO.oracleGeneral.bin");
+    let w = json(&[
+        "whatif",
+        "--trace",
+        &t,
+        "--ram",
+        "16G",
+        "--caps",
+        "1G,256M,default",
+        "--prefetch",
+        "on,off",
+        "--zfs-version",
+        "2.2,2.3",
+        "--threads",
+        "3",
+        "--json",
+    ]);
+    let s = json(&[
+        "sim",
+        "--trace",
+        &t,
+        "--policy",
+        "zfs-arc",
+        "--ram",
+        "16G",
+        "--arc-max",
+        "1G,256M,default",
+        "--prefetch",
+        "on,off",
+        "--zfs-version",
+        "2.2,2.3",
+        "--json",
+    ]);
+    let sim_rows = s["results"].as_array().unwrap();
+    let w_rows = rows(&w);
+    assert_eq!(w_rows.len(), 12);
+    assert_eq!(sim_rows.len(), 12);
+    for r in w_rows {
+        let size = match r["cap"].as_str().unwrap() {
+            "1G" => "1GiB",
+            "256M" => "256MiB",
+            other => other,
+        };
+        let m = sim_rows
+            .iter()
+            .find(|x| {
+                x["size"] == size
+                    && x["prefetch"] == r["prefetch"]
+                    && x["zfs_version"] == r["zfs_version"]
+            })
+            .unwrap_or_else(|| panic!("no sim row for {r}"));
+        assert_eq!(r["n_req"], m["n_req"], "{r}");
+        assert_eq!(r["n_miss"], m["n_miss"], "{r} vs {m}");
+        let hit = 1.0 - f(m, "miss_ratio");
+        assert!((f(r, "hit_ratio") - hit).abs() < 1e-12, "{r} vs {m}");
+        // The trace's own time: ~113.9 k requests over its span, not the
+        // 5.6 M s of its absolute timestamps.
+        assert!(f(r, "misses_per_sec") > 1.0, "{r}");
+        assert_eq!(f(r, "pressure_deficit_byte_seconds"), 0.0, "{r}");
+    }
+    // The caps differ: a smaller cap misses more (the issue's bug printed
+    // one row for every cap).
+    let miss = |cap: &str| {
+        w_rows
+            .iter()
+            .find(|r| {
+                r["cap"] == cap
+                    && r["prefetch"] == true
+                    && r["zfs_version"] == w_rows[0]["zfs_version"]
+            })
+            .map(|r| r["n_miss"].as_u64().unwrap())
+            .unwrap()
+    };
+    assert!(miss("256M") > miss("1G") && miss("1G") > miss("default"));
+    // The host is the one asked for.
+    assert_eq!(w["ram_bytes"].as_u64(), Some(16 << 30));
+
+    // A trace needs the host's RAM; a clockless trace a sane --rate.
+    let err = fails(&["whatif", "--trace", &t], 2);
+    assert!(err.contains("--ram"), "{err}");
+    let lis = common::trace("OLTP.lis.zst");
+    for bad in ["0", "1e-300", "inf", "NaN", "1e300"] {
+        let err = fails(
+            &["whatif", "--trace", &lis, "--ram", "8G", "--rate", bad],
+            2,
+        );
+        assert!(err.contains("--rate"), "{err}");
+        let err = fails(
+            &["sim", "--trace", &lis, "--policy", "zfs-arc", "--rate", bad],
+            2,
+        );
+        assert!(err.contains("--rate"), "{err}");
+    }
 }

@@ -23,8 +23,6 @@ fn main() {
         return;
     };
     let dir = std::path::Path::new(&out);
-    for n in report::plot::render(&c, &dir.join("blog.png")).unwrap() {
-        eprintln!("note: {n}");
-    }
+    report::plot::render(&c, &dir.join("blog.png")).unwrap();
     report::plot::render(&c, &dir.join("blog.svg")).unwrap();
 }

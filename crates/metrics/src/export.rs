@@ -57,6 +57,9 @@ pub enum ExportError {
         /// The cause.
         source: std::io::Error,
     },
+    /// Writing the file failed (the message names it).
+    #[error(transparent)]
+    Write(#[from] arclab_io::Error),
     /// The gzip stream is damaged or truncated.
     #[error("{path}: not a complete gzip stream (truncated or damaged): {message}")]
     Gzip {
@@ -255,25 +258,25 @@ impl ExportFile {
     }
 
     /// Write gzipped JSON (plain JSON if the name does not end in `.gz`)
-    /// through a temporary file and a rename.
+    /// atomically, through [`arclab_io::write_atomic_with`].
     pub fn write_atomic(&self, path: &Path) -> Result<(), ExportError> {
-        let io = |source| ExportError::Io {
+        let json = serde_json::to_vec(self).map_err(|e| ExportError::Io {
             path: path.to_path_buf(),
-            source,
-        };
-        let json = serde_json::to_vec(self).map_err(|e| io(e.into()))?;
+            source: e.into(),
+        })?;
         let gz = path.extension().is_some_and(|e| e == "gz");
-        write_atomic(path, |w| {
+        arclab_io::write_atomic_with(path, arclab_io::Access::Public, |f| {
+            let mut w = std::io::BufWriter::new(f);
             if gz {
-                let mut enc = flate2::write::GzEncoder::new(w, flate2::Compression::default());
+                let mut enc = flate2::write::GzEncoder::new(&mut w, flate2::Compression::default());
                 enc.write_all(&json)?;
                 enc.finish()?;
             } else {
                 w.write_all(&json)?;
             }
-            Ok(())
-        })
-        .map_err(io)
+            w.flush()
+        })?;
+        Ok(())
     }
 
     /// Read and check a whole file (owned values; see [`read_dataset`] for
@@ -523,30 +526,6 @@ pub fn merge_series(series: Vec<Series>) -> Vec<Series> {
         .collect()
 }
 
-/// Write `path` through a temporary file in its directory, then rename: an
-/// existing file is replaced only by a complete one.
-pub fn write_atomic(
-    path: &Path,
-    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".arclab-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)?;
-    {
-        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        body(&mut w)?;
-        w.flush()?;
-    }
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -654,19 +633,5 @@ mod tests {
         bad[gz.len() / 4] ^= 0x55;
         std::fs::write(&p, &bad).unwrap();
         assert!(read_dataset(&p).is_err());
-    }
-
-    #[test]
-    fn failed_write_keeps_the_old_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("keep.json");
-        std::fs::write(&p, "old").unwrap();
-        let r = write_atomic(&p, |w| {
-            w.write_all(b"partial")?;
-            Err(std::io::Error::other("boom"))
-        });
-        assert!(r.is_err());
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), "old");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -4,7 +4,8 @@
 //!   fractional seconds allowed), a bare date (`2025-09-11`, midnight UTC),
 //!   unix seconds (`1700000000`, `1700000000.5`), `now`, and `now-30d` /
 //!   `now+1h`.
-//! * Durations: `15s`, `5m`, `2h`, `1d`, `1w`, `500ms`, or plain seconds.
+//! * Durations: `arclab_arc::units::parse_duration` (`15s`, `5m`, `2h`,
+//!   `1d`, `1w`, `500ms`, or plain seconds), used for `now-30d`.
 //! * Windows: `A..B` with two times, `B` after `A`.
 //!
 //! All times are `f64` unix seconds (UTC). Calendar arithmetic uses Howard
@@ -12,10 +13,9 @@
 //! (<https://howardhinnant.github.io/date_algorithms.html>).
 //!
 //! ```
-//! use arclab_metrics::time::{parse_time, parse_duration, Window, format_time};
+//! use arclab_metrics::time::{parse_time, Window, format_time};
 //! assert_eq!(parse_time("2023-11-14T22:13:20Z", 0.0).unwrap(), 1_700_000_000.0);
 //! assert_eq!(parse_time("now-1d", 100_000.0).unwrap(), 13_600.0);
-//! assert_eq!(parse_duration("5m").unwrap(), 300.0);
 //! let w: Window = Window::parse("1700000000..2023-11-15", 0.0).unwrap();
 //! assert_eq!(w.len(), 6_400.0);
 //! assert_eq!(format_time(1_700_000_000.0), "2023-11-14T22:13:20Z");
@@ -61,33 +61,13 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     )
 }
 
-/// Parse a duration: `500ms`, `15s`, `5m`, `2h`, `1d`, `1w`, or plain seconds.
-/// Must be positive and finite.
-pub fn parse_duration(s: &str) -> Result<f64, TimeError> {
-    let t = s.trim();
-    let units: [(&str, f64); 6] = [
-        ("ms", 0.001),
-        ("s", 1.0),
-        ("m", 60.0),
-        ("h", 3600.0),
-        ("d", 86_400.0),
-        ("w", 604_800.0),
-    ];
-    let (num, mult) = units
-        .iter()
-        .find_map(|(u, m)| t.strip_suffix(u).map(|n| (n, *m)))
-        .unwrap_or((t, 1.0));
-    let bad = || {
-        TimeError(format!(
-            "invalid duration `{s}` (use 15s, 5m, 2h, 1d, 1w or seconds)"
-        ))
-    };
-    let v: f64 = num.trim().parse().map_err(|_| bad())?;
-    let v = v * mult;
-    if !v.is_finite() || v <= 0.0 {
-        return Err(TimeError(format!("duration `{s}` must be above zero")));
-    }
-    Ok(v)
+/// Seconds of a duration as the command line spells it, through the one
+/// duration parser, [`arclab_arc::units::parse_duration`] (`500ms`, `15s`,
+/// `5m`, `2h`, `1d`, `1w`, plain seconds; above zero, at most 100 years).
+fn duration_secs(s: &str) -> Result<f64, TimeError> {
+    arclab_arc::units::parse_duration(s)
+        .map(|d| d.as_secs_f64())
+        .map_err(|e| TimeError(e.to_string()))
 }
 
 /// Parse a time (see the module docs). `now` is the current unix time, injected.
@@ -105,7 +85,7 @@ pub fn parse_time(s: &str, now: f64) -> Result<f64, TimeError> {
         } else {
             return Err(bad_time(s));
         };
-        return Ok(now + sign * parse_duration(d).map_err(|_| bad_time(s))?);
+        return Ok(now + sign * duration_secs(d).map_err(|_| bad_time(s))?);
     }
     if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         let v: f64 = t.parse().map_err(|_| bad_time(s))?;
@@ -344,12 +324,14 @@ mod tests {
 
     #[test]
     fn durations() {
-        assert_eq!(parse_duration("500ms").unwrap(), 0.5);
-        assert_eq!(parse_duration("1w").unwrap(), 604_800.0);
-        assert_eq!(parse_duration("90").unwrap(), 90.0);
-        assert!(parse_duration("0s").is_err());
-        assert!(parse_duration("-5m").is_err());
-        assert!(parse_duration("5y").is_err());
+        assert_eq!(duration_secs("500ms").unwrap(), 0.5);
+        assert_eq!(duration_secs("1w").unwrap(), 604_800.0);
+        assert_eq!(duration_secs("90").unwrap(), 90.0);
+        assert!(duration_secs("0s").is_err());
+        assert!(duration_secs("-5m").is_err());
+        assert!(duration_secs("5y").is_err());
+        // `now-1e20` was accepted before: the shared parser bounds it.
+        assert!(parse_time("now-1e20", 0.0).is_err());
         assert_eq!(format_duration(864_000.0), "10d");
         assert_eq!(format_duration(9000.0), "2h30m");
     }

@@ -4,6 +4,7 @@
 
 use arclab_arc::Request;
 use arclab_sim::scenario::Scenario;
+use arclab_sim::whatif::plan::{self, PolicyName};
 use arclab_sim::whatif::{self, RunSpec};
 use arclab_sim::workload::WorkloadSpec;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -51,7 +52,8 @@ fn sampling(c: &mut Criterion) {
     g.throughput(Throughput::Elements(reqs.len() as u64));
     g.sample_size(10);
     for rate in [None, Some(0.01)] {
-        let mut spec = RunSpec::zfs("16G", &sc, Some(16 << 30)).unwrap();
+        let mut spec =
+            plan::single(&sc, PolicyName::ZfsArc, "16G", plan::cap_of(Some(16 << 30))).unwrap();
         spec.sample_rate = rate;
         spec.series_step_ns = 0;
         let id = match rate {

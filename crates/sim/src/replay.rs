@@ -1,19 +1,26 @@
-//! The replay engine: drive many (policy, capacity) jobs over one trace.
+//! The replay driver: one request stream, read once, fanned out to many runs.
 //!
-//! The trace is decoded once. With one thread every job consumes each batch in
-//! turn; with more, the calling thread decodes batches and hands each one
-//! (shared, read-only) to worker threads that own a fixed subset of the jobs.
-//! Every job sees exactly the same requests in the same order either way, so
-//! results are identical to a sequential run.
+//! [`drive`] is the one loop every simulation goes through (`sim`'s
+//! (policy, capacity) [`Job`]s here, `whatif`'s runs in [`crate::whatif`]):
+//! the stream (a decoded trace or a generated workload) is read once, in
+//! batches. With one thread every run consumes each batch in turn. With
+//! more, the calling thread reads the next batch while worker threads take
+//! the runs of the current one from a work queue (an atomic index into the
+//! runs), so a slow run (the ZFS model) does not hold up a worker that owns
+//! only fast ones. Every run sees exactly the same requests in the same
+//! order either way, one batch after the other, so results are identical to
+//! a sequential run.
 
-use crate::policies::{AnyPolicy, Counters};
-use crate::zfs::{ZfsArc, ZfsSpec};
+use crate::engine::Engine;
+use crate::model::ZfsSpec;
+use crate::policies::Counters;
 use crate::{Policy, PolicyKind};
 use arclab_arc::Request;
 use arclab_arc::model::ArcStats;
 use arclab_arc::zfetch::ZfetchStats;
 use std::sync::Arc as Shared;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 /// Requests per batch handed from the decoder to the policies.
@@ -131,62 +138,23 @@ fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
-enum Engine {
-    Policy(AnyPolicy),
-    Zfs(Box<ZfsArc>),
-}
-
 struct Runner {
     job: Job,
     engine: Engine,
+    object_mode: bool,
     counters: Counters,
     busy: Duration,
 }
 
 impl Runner {
     fn new(job: Job, object_mode: bool) -> Self {
-        let engine = match &job.target {
-            // In object mode the capacity bounds the objects tracked, so the
-            // policy can reserve everything up front and never grow mid-run.
-            Target::Policy(p) if object_mode => {
-                Engine::Policy(AnyPolicy::new_object_mode(*p, job.capacity))
-            }
-            Target::Policy(p) => Engine::Policy(AnyPolicy::new(*p, job.capacity)),
-            Target::Zfs(spec) => Engine::Zfs(Box::new(ZfsArc::new(spec))),
-        };
         Runner {
-            engine,
+            engine: Engine::new(&job.target, job.capacity, object_mode),
             job,
+            object_mode,
             counters: Counters::default(),
             busy: Duration::ZERO,
         }
-    }
-
-    #[inline]
-    fn run(&mut self, batch: &[Request], object_mode: bool) {
-        let t = Instant::now();
-        match &mut self.engine {
-            Engine::Policy(p) => p.access_batch(batch, object_mode, &mut self.counters),
-            Engine::Zfs(z) => {
-                let c = &mut self.counters;
-                for (i, r) in batch.iter().enumerate() {
-                    // Start the hash-table misses of requests ahead (a hint).
-                    if let Some(n) = batch.get(i + 16) {
-                        z.prefetch(n, 0);
-                    }
-                    if let Some(n) = batch.get(i + 8) {
-                        z.prefetch(n, 1);
-                    }
-                    let b = u64::from(r.size);
-                    let hit = z.access(r);
-                    c.n_req += 1;
-                    c.n_req_byte += b;
-                    c.n_miss += u64::from(!hit);
-                    c.n_miss_byte += if hit { 0 } else { b };
-                }
-            }
-        }
-        self.busy += t.elapsed();
     }
 
     fn finish(self) -> JobResult {
@@ -210,105 +178,153 @@ impl Runner {
     }
 }
 
-/// Replay a trace through every job.
+impl Sink for Runner {
+    #[inline]
+    fn consume(&mut self, batch: &[Request]) {
+        let t = Instant::now();
+        self.engine
+            .access_batch(batch, self.object_mode, &mut self.counters);
+        self.busy += t.elapsed();
+    }
+}
+
+/// A run fed by [`drive`]: it consumes the stream one batch at a time, in order.
+pub trait Sink: Send {
+    /// The next batch of the stream.
+    fn consume(&mut self, batch: &[Request]);
+}
+
+/// One batch handed to the workers, and the queue of runs still to feed it.
+struct Round {
+    batch: Vec<Request>,
+    next: AtomicUsize,
+}
+
+/// Read a request stream once and feed every batch to every sink, on up to
+/// `threads` threads (see the module docs); returns the requests read.
 ///
 /// `next_batch` appends the next requests to the buffer it is given and
-/// returns how many it appended (0 at the end of the trace); its error stops
-/// the replay. `progress` is called after each batch with the number of
-/// requests decoded so far.
-pub fn replay<E: Send>(
-    jobs: &[Job],
-    cfg: &ReplayConfig,
+/// returns how many it appended (0 at the end of the stream); its error
+/// stops the replay. `progress` is called after each batch with the number
+/// of requests read so far.
+pub fn drive<S: Sink, E>(
+    sinks: &mut [S],
+    threads: usize,
+    batch: usize,
     mut next_batch: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
     mut progress: impl FnMut(u64),
-) -> Result<Vec<JobResult>, E> {
-    let batch = cfg.batch.max(1);
-    let threads = cfg.threads.clamp(1, jobs.len().max(1));
+) -> Result<u64, E> {
+    let batch = batch.max(1);
+    let threads = threads.clamp(1, sinks.len().max(1));
     let mut decoded = 0u64;
     if threads == 1 {
-        let mut runners: Vec<Runner> = jobs
-            .iter()
-            .cloned()
-            .map(|j| Runner::new(j, cfg.object_mode))
-            .collect();
         let mut buf = Vec::with_capacity(batch);
         loop {
             buf.clear();
             if next_batch(&mut buf, batch)? == 0 {
                 break;
             }
-            for r in &mut runners {
-                r.run(&buf, cfg.object_mode);
+            for s in sinks.iter_mut() {
+                s.consume(&buf);
             }
             decoded += buf.len() as u64;
             progress(decoded);
         }
-        return Ok(runners.into_iter().map(Runner::finish).collect());
+        return Ok(decoded);
     }
 
-    // Jobs are dealt round-robin so each worker gets a similar mix.
-    let object_mode = cfg.object_mode;
-    std::thread::scope(|scope| {
+    let cells: Vec<Mutex<&mut S>> = sinks.iter_mut().map(Mutex::new).collect();
+    let panicked: Mutex<Option<Box<dyn std::any::Any + Send>>> = Mutex::new(None);
+    let result = std::thread::scope(|scope| {
+        let (done_tx, done_rx) = mpsc::channel::<()>();
         let mut senders = Vec::with_capacity(threads);
-        let mut handles = Vec::with_capacity(threads);
-        for w in 0..threads {
-            let (tx, rx) = mpsc::sync_channel::<Shared<Vec<Request>>>(4);
+        for _ in 0..threads {
+            let (tx, rx) = mpsc::sync_channel::<Shared<Round>>(1);
             senders.push(tx);
-            let mine: Vec<(usize, Job)> = jobs
-                .iter()
-                .cloned()
-                .enumerate()
-                .filter(|(i, _)| i % threads == w)
-                .collect();
-            handles.push(scope.spawn(move || {
-                let mut runners: Vec<(usize, Runner)> = mine
-                    .into_iter()
-                    .map(|(i, j)| (i, Runner::new(j, object_mode)))
-                    .collect();
-                for batch in rx {
-                    for (_, r) in &mut runners {
-                        r.run(&batch, object_mode);
+            let (cells, panicked, done_tx) = (&cells, &panicked, done_tx.clone());
+            scope.spawn(move || {
+                for round in rx {
+                    let work = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        loop {
+                            let i = round.next.fetch_add(1, Ordering::Relaxed);
+                            let Some(cell) = cells.get(i) else { break };
+                            let mut sink = cell.lock().unwrap_or_else(PoisonError::into_inner);
+                            sink.consume(&round.batch);
+                        }
+                    }));
+                    if let Err(p) = work {
+                        let mut slot = panicked.lock().unwrap_or_else(PoisonError::into_inner);
+                        slot.get_or_insert(p);
                     }
+                    // The caller waits for every worker before the next round.
+                    let _ = done_tx.send(());
                 }
-                runners
-                    .into_iter()
-                    .map(|(i, r)| (i, r.finish()))
-                    .collect::<Vec<_>>()
-            }));
+            });
         }
-        let mut failure = None;
-        loop {
+        drop(done_tx);
+        let mut in_flight = false;
+        let result = loop {
+            // Read the next batch while the workers run the current one.
             let mut buf = Vec::with_capacity(batch);
-            match next_batch(&mut buf, batch) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) => {
-                    failure = Some(e);
-                    break;
+            let got = next_batch(&mut buf, batch);
+            if in_flight {
+                for _ in 0..threads {
+                    let _ = done_rx.recv();
                 }
+            }
+            let failed = panicked
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_some();
+            match got {
+                _ if failed => break Ok(decoded),
+                Ok(0) => break Ok(decoded),
+                Ok(_) => {}
+                Err(e) => break Err(e),
             }
             decoded += buf.len() as u64;
-            let shared = Shared::new(buf);
+            let round = Shared::new(Round {
+                batch: buf,
+                next: AtomicUsize::new(0),
+            });
             for tx in &senders {
-                // A worker only hangs up by panicking; join below reports it.
-                let _ = tx.send(Shared::clone(&shared));
+                // A worker never hangs up while its sender lives.
+                let _ = tx.send(Shared::clone(&round));
             }
+            in_flight = true;
             progress(decoded);
-        }
+        };
         drop(senders);
-        let mut out: Vec<(usize, JobResult)> = handles
-            .into_iter()
-            .flat_map(|h| match h.join() {
-                Ok(v) => v,
-                Err(p) => std::panic::resume_unwind(p),
-            })
-            .collect();
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        out.sort_by_key(|(i, _)| *i);
-        Ok(out.into_iter().map(|(_, r)| r).collect())
-    })
+        result
+    });
+    if let Some(p) = panicked
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+    {
+        std::panic::resume_unwind(p);
+    }
+    result
+}
+
+/// Replay a trace through every job.
+///
+/// `next_batch` appends the next requests to the buffer it is given and
+/// returns how many it appended (0 at the end of the trace); its error stops
+/// the replay. `progress` is called after each batch with the number of
+/// requests decoded so far.
+pub fn replay<E>(
+    jobs: &[Job],
+    cfg: &ReplayConfig,
+    next_batch: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
+    progress: impl FnMut(u64),
+) -> Result<Vec<JobResult>, E> {
+    let mut runners: Vec<Runner> = jobs
+        .iter()
+        .cloned()
+        .map(|j| Runner::new(j, cfg.object_mode))
+        .collect();
+    drive(&mut runners, cfg.threads, cfg.batch, next_batch, progress)?;
+    Ok(runners.into_iter().map(Runner::finish).collect())
 }
 
 #[cfg(test)]
@@ -389,6 +405,23 @@ mod tests {
             |_| {},
         );
         assert_eq!(res.unwrap_err(), "bad record");
+    }
+
+    #[test]
+    fn a_panicking_run_is_reported_not_hung() {
+        struct Boom(u32);
+        impl Sink for Boom {
+            fn consume(&mut self, _: &[Request]) {
+                self.0 += 1;
+                assert_ne!(self.0, 2, "boom");
+            }
+        }
+        let reqs = stream(10_000);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut sinks = vec![Boom(0), Boom(5), Boom(7)];
+            drive(&mut sinks, 2, 1000, feed(&reqs), |_| {})
+        }));
+        assert!(r.is_err(), "the panic reaches the caller");
     }
 
     #[test]

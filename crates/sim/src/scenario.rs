@@ -26,7 +26,7 @@
 //! assert_eq!(s.demand_at(99_000_000_000), 3 << 30);
 //! ```
 
-use crate::workload::WorkloadError;
+use crate::error::DescriptionError;
 use crate::workload::spec_bytes as bytes;
 use arclab_arc::Os;
 use arclab_arc::limits::MIN_ARC_MAX;
@@ -284,10 +284,32 @@ fn set_tunable(t: &mut Tunables, name: &str, v: u64) -> bool {
 }
 
 impl Scenario {
+    /// The scenario of a bare trace replay: a Linux host with `ram_bytes`,
+    /// the default version, prefetch on, automatic limits, and nothing else
+    /// on it — no pinned memory, no other processes' demand, no warm-up —
+    /// so the ZFS model runs exactly as `arclab sim --policy zfs-arc` runs it.
+    pub fn for_trace(ram_bytes: u64) -> Scenario {
+        Scenario {
+            name: "trace".into(),
+            description: None,
+            ram_bytes,
+            os: linux(),
+            zfs_version: v23(),
+            arc_max: None,
+            arc_min: None,
+            prefetch: true,
+            tunables: BTreeMap::new(),
+            pinned: Pinned::default(),
+            demand: Vec::new(),
+            workload: None,
+            warmup_secs: 0.0,
+        }
+    }
+
     /// Parse and check a TOML scenario; `origin` names it in errors.
-    pub fn from_toml_str(text: &str, origin: &str) -> Result<Scenario, WorkloadError> {
-        let s: Scenario =
-            toml::from_str(text).map_err(|e| WorkloadError::from_toml(text, origin, &e, "n/a"))?;
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Scenario, DescriptionError> {
+        let s: Scenario = toml::from_str(text)
+            .map_err(|e| DescriptionError::from_toml(text, origin, &e, "n/a"))?;
         s.check(text, origin)?;
         Ok(s)
     }
@@ -297,10 +319,10 @@ impl Scenario {
         toml::to_string(self).unwrap_or_default()
     }
 
-    fn check(&self, text: &str, origin: &str) -> Result<(), WorkloadError> {
+    fn check(&self, text: &str, origin: &str) -> Result<(), DescriptionError> {
         let err = |key: &str, msg: String| {
             let line = crate::workload::find_key_line(text, key);
-            WorkloadError::new(origin, line, msg)
+            DescriptionError::new(origin, line, msg)
         };
         if self.ram_bytes < (256 << 20) {
             return Err(err(
@@ -341,7 +363,7 @@ impl Scenario {
         }
         self.arc_config(None).map(|_| ()).map_err(|e| {
             let line = crate::workload::find_key_line(text, "arc_max");
-            WorkloadError::new(origin, line, e.message())
+            DescriptionError::new(origin, line, e.message())
         })
     }
 
@@ -367,9 +389,9 @@ impl Scenario {
     /// The ARC configuration for this host with `arc_max` (None: the
     /// scenario's own) — an error when the cap is not below RAM or below
     /// 64 MiB, or `arc_min` is not below the cap.
-    pub fn arc_config(&self, arc_max: Option<u64>) -> Result<ArcConfig, WorkloadError> {
+    pub fn arc_config(&self, arc_max: Option<u64>) -> Result<ArcConfig, DescriptionError> {
         let origin = format!("scenario {}", self.name);
-        let e = |m: String| WorkloadError::new(&origin, None, m);
+        let e = |m: String| DescriptionError::new(&origin, None, m);
         let os: Os = self
             .os
             .parse()
@@ -408,23 +430,5 @@ impl Scenario {
             }
         }
         Ok(cfg)
-    }
-
-    /// The pinned bytes, demand curve and RAM, scaled by `r` (miniature simulation).
-    pub fn scaled(&self, r: f64) -> Scenario {
-        let s = |b: u64| (b as f64 * r).round() as u64;
-        let mut out = self.clone();
-        out.ram_bytes = s(self.ram_bytes);
-        out.arc_max = self.arc_max.map(s);
-        out.arc_min = self.arc_min.map(s);
-        out.pinned = Pinned {
-            dnode_bytes: s(self.pinned.dnode_bytes),
-            dbuf_bytes: s(self.pinned.dbuf_bytes),
-            bonus_bytes: s(self.pinned.bonus_bytes),
-        };
-        for d in &mut out.demand {
-            d.bytes = s(d.bytes);
-        }
-        out
     }
 }

@@ -7,7 +7,7 @@
 //!
 //! Each fixture is replayed here through the model on the same requests and
 //! the same clock, exactly as `arclab sim --policy zfs-arc` does (the CSV
-//! reader, then the CLI's tick spreader, then [`ZfsArc`]), and the model's
+//! reader, then the trace clock adapter `arclab sim` uses, then `ZfsArc`), and the model's
 //! demand-data hit ratio must lie within the oracle's own run-to-run range
 //! (min–max over its runs) widened by the tolerance stated per trace in
 //! [`TOLERANCE_PTS`]. Those tolerances document today's gap between the
@@ -15,8 +15,8 @@
 
 use arclab_arc::Request;
 use arclab_arc::model::{ArcConfig, Behaviour};
-use arclab_sim::clock::TickSpreader;
-use arclab_sim::zfs::{ZfsArc, ZfsSpec};
+use arclab_sim::model::{ZfsArc, ZfsSpec};
+use arclab_trace::clock::{Clock, Clocked};
 use arclab_trace::{CsvOptions, Format, OpenOptions};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -117,12 +117,14 @@ fn requests(f: &Fixture) -> Vec<Request> {
         },
         ..OpenOptions::default()
     };
-    let mut reader = arclab_trace::open(&path, &opts).unwrap_or_else(|e| panic!("{e}"));
-    // The same spreading of equal timestamps as `arclab sim` on a csv trace.
-    let mut spreader = TickSpreader::new(1_000_000_000);
+    let reader = arclab_trace::open(&path, &opts).unwrap_or_else(|e| panic!("{e}"));
+    // The clock `arclab sim` gives a csv trace: its own seconds, requests
+    // sharing a second spread over it, time relative to the first request.
+    let clock = Clock::for_format(Format::Csv, 1.0).unwrap();
+    let mut clocked = Clocked::new(reader, clock);
     let mut out = Vec::new();
-    while spreader
-        .next_batch(&mut out, 1 << 16, |b, m| reader.read_batch(b, m))
+    while clocked
+        .next_batch(&mut out, 1 << 16)
         .unwrap_or_else(|e| panic!("{e}"))
         > 0
     {}

@@ -5,6 +5,7 @@
 use arclab_arc::Request;
 use arclab_sim::PolicyKind;
 use arclab_sim::scenario::Scenario;
+use arclab_sim::whatif::plan::{self, PolicyName};
 use arclab_sim::whatif::{self, RunResult, RunSpec};
 use arclab_sim::workload::WorkloadSpec;
 
@@ -66,9 +67,15 @@ fn sampled_miss_ratios_match_full_simulation() {
         for &cap in &caps {
             for rate in [None, Some(0.01)] {
                 let mut s = if policy == "arc" {
-                    RunSpec::policy("x", PolicyKind::Arc, &sc, Some(cap))
+                    plan::single(
+                        &sc,
+                        PolicyName::Baseline(PolicyKind::Arc),
+                        "x",
+                        plan::cap_of(Some(cap)),
+                    )
+                    .unwrap()
                 } else {
-                    RunSpec::zfs("x", &sc, Some(cap)).unwrap()
+                    plan::single(&sc, PolicyName::ZfsArc, "x", plan::cap_of(Some(cap))).unwrap()
                 };
                 s.sample_rate = rate;
                 s.series_step_ns = 0;

@@ -4,11 +4,12 @@
 
 use arclab_arc::Op;
 use arclab_sim::PolicyKind;
+use arclab_sim::model::{ZfsArc, ZfsSpec};
 use arclab_sim::replay::Target;
 use arclab_sim::scenario::{self, Scenario};
-use arclab_sim::whatif::{self, RunResult, RunSpec};
+use arclab_sim::whatif::plan::{self, PolicyName};
+use arclab_sim::whatif::{self, RunResult};
 use arclab_sim::workload::{self, WorkloadSpec};
-use arclab_sim::zfs::{ZfsArc, ZfsSpec};
 
 const GIB: f64 = (1u64 << 30) as f64;
 
@@ -44,11 +45,11 @@ fn homelab_calibration() {
     let w = workload::builtin("homelab").unwrap();
     println!("{}", w.describe());
     let specs = vec![
-        RunSpec::zfs("default", &sc, None).unwrap(),
-        RunSpec::zfs("8G", &sc, Some(8 << 30)).unwrap(),
+        plan::single(&sc, PolicyName::ZfsArc, "default", plan::cap_of(None)).unwrap(),
+        plan::single(&sc, PolicyName::ZfsArc, "8G", plan::cap_of(Some(8 << 30))).unwrap(),
     ];
     let t = std::time::Instant::now();
-    let r = whatif::run_all(&specs, &w, 1, 2, &|_, _| {});
+    let r = whatif::run_all(&specs, &w, 1, 2, |_| {});
     println!("2 runs in {:.1} s", t.elapsed().as_secs_f64());
     for x in &r {
         show(x);
@@ -132,27 +133,44 @@ fn bonnie_prefetch_on_reduces_block_input_misses() {
 /// run_all gives the same results in parallel as one by one, in order.
 #[test]
 fn run_all_parallel_equals_sequential() {
-    let sc = scenario::builtin("homelab").unwrap();
+    let mut sc = scenario::builtin("homelab").unwrap();
+    // Count from the start (homelab's 60 s warm-up would leave nothing).
+    sc.warmup_secs = 0.0;
     let w = WorkloadSpec::from_toml_str(
         "kind = \"mixture\"\nrate = 20000\nduration_secs = 3\n[[components]]\nkind = \"zipf\"\nalpha = 1.0\nobjects = 20000\n[[components]]\nkind = \"scan\"\nbytes = \"256MiB\"\n",
         "inline",
     )
     .unwrap();
     let mut specs = vec![
-        RunSpec::zfs("default", &sc, None).unwrap(),
-        RunSpec::zfs("1G", &sc, Some(1 << 30)).unwrap(),
-        RunSpec::policy("lru-1G", PolicyKind::Lru, &sc, Some(1 << 30)),
+        plan::single(&sc, PolicyName::ZfsArc, "default", plan::cap_of(None)).unwrap(),
+        plan::single(&sc, PolicyName::ZfsArc, "1G", plan::cap_of(Some(1 << 30))).unwrap(),
+        plan::single(
+            &sc,
+            PolicyName::Baseline(PolicyKind::Lru),
+            "lru-1G",
+            plan::cap_of(Some(1 << 30)),
+        )
+        .unwrap(),
     ];
-    let mut sampled = RunSpec::zfs("1G-sampled", &sc, Some(1 << 30)).unwrap();
+    let mut sampled = plan::single(
+        &sc,
+        PolicyName::ZfsArc,
+        "1G-sampled",
+        plan::cap_of(Some(1 << 30)),
+    )
+    .unwrap();
     sampled.sample_rate = Some(0.1);
     specs.push(sampled);
-    let seq = whatif::run_all(&specs, &w, 5, 1, &|_, _| {});
-    let calls = std::sync::atomic::AtomicUsize::new(0);
-    let par = whatif::run_all(&specs, &w, 5, 3, &|done, total| {
-        assert!(done <= total);
-        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    });
-    assert_eq!(calls.into_inner(), 4);
+    let mut read_seq = Vec::new();
+    let seq = whatif::run_all(&specs, &w, 5, 1, |n| read_seq.push(n));
+    let mut read = Vec::new();
+    let par = whatif::run_all(&specs, &w, 5, 3, |n| read.push(n));
+    // Progress counts the requests read, once per batch, the same either way
+    // (the stream is read once, not once per run), and every run counted
+    // every request read (no warm-up).
+    assert!(read.windows(2).all(|p| p[0] < p[1]), "{read:?}");
+    assert_eq!(read, read_seq);
+    assert!(seq.iter().all(|r| Some(&r.n_req) == read.last()));
     for (a, b) in seq.iter().zip(&par) {
         assert_eq!(
             (&a.label, a.n_req, a.n_miss, &a.series),
@@ -162,6 +180,7 @@ fn run_all_parallel_equals_sequential() {
     assert_eq!(seq[3].sampled, Some(0.1));
     assert!(matches!(specs[2].target, Target::Policy(PolicyKind::Lru)));
     assert_eq!(seq[2].c_max_bytes, 1 << 30);
+    assert!(seq[0].n_req > 10_000 && seq[0].n_miss > 0);
     assert!(seq[1].n_miss >= seq[0].n_miss);
 }
 

@@ -15,7 +15,8 @@
 //!   or iterate over `Result<Request, TraceError>`;
 //! * [`write_oracle_general`] writes oracleGeneral (optionally `.zst` / `.gz`),
 //!   filling in next-access times;
-//! * [`stats::TraceStats::compute`] summarises a trace, reuse distances included.
+//! * [`stats::TraceStats::compute`] summarises a trace, reuse distances included;
+//! * [`clock`] times a trace for the ZFS model: one clock adapter per format.
 //!
 //! Every error is a [`TraceError`] whose `Display` names the file and the
 //! record or line.
@@ -45,6 +46,7 @@
 //! ```
 
 mod binary;
+pub mod clock;
 mod csv;
 mod error;
 mod fasthash;

@@ -1,7 +1,6 @@
 //! Writing oracleGeneral traces (plain, `.zst` or `.gz`), atomically.
 
-use std::fs::{self, File};
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::fasthash::KeyMap;
@@ -11,24 +10,13 @@ use crate::error::{Location, TraceError, TraceErrorKind};
 use crate::oracle::RECORD_SIZE;
 use crate::source::{BUF_SIZE, Compression, split_compression_ext};
 
-/// Removes the temporary files unless disarmed.
-struct TempGuard(Vec<PathBuf>);
-
-impl Drop for TempGuard {
-    fn drop(&mut self) {
-        for p in &self.0 {
-            let _ = fs::remove_file(p);
-        }
-    }
+enum Out<W: Write> {
+    Plain(BufWriter<W>),
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<W>>),
+    Gzip(flate2::write::GzEncoder<BufWriter<W>>),
 }
 
-enum Out {
-    Plain(BufWriter<File>),
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
-    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
-}
-
-impl Out {
+impl<W: Write> Out<W> {
     fn writer(&mut self) -> &mut dyn Write {
         match self {
             Out::Plain(w) => w,
@@ -37,7 +25,7 @@ impl Out {
         }
     }
 
-    fn finish(self) -> io::Result<File> {
+    fn finish(self) -> io::Result<W> {
         let w = match self {
             Out::Plain(w) => w,
             Out::Zstd(w) => w.finish()?,
@@ -54,11 +42,14 @@ impl Out {
 /// * time = `time_ns / 1e9` in whole seconds, saturating at `u32::MAX`;
 ///   op / kind / prefetch are not stored by the format;
 /// * a `.zst` / `.gz` extension compresses the output (zstd level 3 / gzip default);
-/// * the data goes to a temporary file in the same directory, renamed over
-///   `path` at the end, so readers never see a partial file.
+/// * the output is written by [`arclab_io::write_atomic_with`]: a randomly
+///   named temporary file in the same directory, renamed over `path` at the
+///   end, so readers never see a partial file (a symlink or a directory at
+///   `path` is refused).
 ///
 /// Memory: 8 bytes per request plus a map entry per distinct key; the
-/// requests themselves are spilled to a temporary file between the two passes.
+/// requests themselves are spilled between the two passes to an anonymous
+/// temporary file in the same directory (no name, gone when closed).
 pub fn write_oracle_general(
     path: impl AsRef<Path>,
     reqs: impl IntoIterator<Item = Request>,
@@ -68,36 +59,18 @@ pub fn write_oracle_general(
     let io_err =
         |e: io::Error| TraceError::new(name.as_str(), Location::File, TraceErrorKind::Io(e));
 
+    // Refuse a symlink or directory target before the long first pass.
+    arclab_io::check_target(path).map_err(|e| io_err(e.into()))?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "trace".into());
-    let unique = format!(
-        "{}.{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0)
-    );
-    let spill_path = dir.join(format!(".{file_name}.{unique}.spill"));
-    let tmp_path = dir.join(format!(".{file_name}.{unique}.tmp"));
-    let guard = TempGuard(vec![spill_path.clone(), tmp_path.clone()]);
-
     // Pass 1: spill (time, key, size), compute next-access indices.
     let mut next: Vec<i64> = Vec::new();
     let mut last: KeyMap<u64> = KeyMap::default();
+    let mut spill = tempfile::tempfile_in(&dir).map_err(io_err)?;
     {
-        let spill = File::options()
-            .write(true)
-            .create_new(true)
-            .open(&spill_path)
-            .map_err(io_err)?;
-        let mut w = BufWriter::with_capacity(BUF_SIZE, spill);
+        let mut w = BufWriter::with_capacity(BUF_SIZE, &mut spill);
         for (j, r) in reqs.into_iter().enumerate() {
             let j = j as u64;
             let secs = (r.time_ns / 1_000_000_000).min(u32::MAX as u64) as u32;
@@ -115,32 +88,87 @@ pub fn write_oracle_general(
     }
     drop(last);
 
-    // Pass 2: records with next-access times, to the temporary output.
-    let tmp = File::options()
-        .write(true)
-        .create_new(true)
-        .open(&tmp_path)
-        .map_err(io_err)?;
-    let bw = BufWriter::with_capacity(BUF_SIZE, tmp);
-    let mut out = match split_compression_ext(path).1 {
-        Compression::None => Out::Plain(bw),
-        Compression::Zstd => Out::Zstd(zstd::stream::write::Encoder::new(bw, 3).map_err(io_err)?),
-        Compression::Gzip => Out::Gzip(flate2::write::GzEncoder::new(
-            bw,
-            flate2::Compression::default(),
-        )),
-    };
-    let mut spill = BufReader::with_capacity(BUF_SIZE, File::open(&spill_path).map_err(io_err)?);
-    let mut rec = [0u8; RECORD_SIZE];
-    for n in &next {
-        spill.read_exact(&mut rec[..16]).map_err(io_err)?;
-        rec[16..24].copy_from_slice(&n.to_le_bytes());
-        out.writer().write_all(&rec).map_err(io_err)?;
-    }
-    let file = out.finish().map_err(io_err)?;
-    file.sync_all().map_err(io_err)?;
-    drop(file);
-    fs::rename(&tmp_path, path).map_err(io_err)?;
-    drop(guard);
+    // Pass 2: records with next-access times, to the output.
+    spill.seek(SeekFrom::Start(0)).map_err(io_err)?;
+    let compression = split_compression_ext(path).1;
+    arclab_io::write_atomic_with(path, arclab_io::Access::Public, |file| {
+        let bw = BufWriter::with_capacity(BUF_SIZE, file);
+        let mut out = match compression {
+            Compression::None => Out::Plain(bw),
+            Compression::Zstd => Out::Zstd(zstd::stream::write::Encoder::new(bw, 3)?),
+            Compression::Gzip => Out::Gzip(flate2::write::GzEncoder::new(
+                bw,
+                flate2::Compression::default(),
+            )),
+        };
+        let mut spill = BufReader::with_capacity(BUF_SIZE, &mut spill);
+        let mut rec = [0u8; RECORD_SIZE];
+        for n in &next {
+            spill.read_exact(&mut rec[..16])?;
+            rec[16..24].copy_from_slice(&n.to_le_bytes());
+            out.writer().write_all(&rec)?;
+        }
+        out.finish()?;
+        Ok(())
+    })
+    .map_err(|e| io_err(e.into()))?;
     Ok(next.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    fn reqs() -> Vec<Request> {
+        [(1, 7), (2, 8), (3, 7)]
+            .map(|(t, k)| Request::read(t * 1_000_000_000, k, 4096))
+            .to_vec()
+    }
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn writes_atomically_with_no_named_temporary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["t.bin", "t.bin.zst", "t.bin.gz"] {
+            let p = dir.path().join(name);
+            assert_eq!(write_oracle_general(&p, reqs()).unwrap(), 3);
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o644, "{name}");
+        }
+        // The spill file is anonymous and the output's temporary is renamed:
+        // nothing but the three traces is left.
+        assert_eq!(listing(dir.path()), ["t.bin", "t.bin.gz", "t.bin.zst"]);
+        // 24-byte records (libCacheSim's oracleGeneral): three of them.
+        assert_eq!(
+            std::fs::metadata(dir.path().join("t.bin")).unwrap().len(),
+            72
+        );
+    }
+
+    #[test]
+    fn a_symlink_target_is_refused_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let link = dir.path().join("out.bin");
+        symlink(&victim, &link).unwrap();
+        let consumed = std::cell::Cell::new(0);
+        let it = reqs()
+            .into_iter()
+            .inspect(|_| consumed.set(consumed.get() + 1));
+        let e = write_oracle_general(&link, it).unwrap_err().to_string();
+        assert!(e.contains("out.bin") && e.contains("symbolic link"), "{e}");
+        assert_eq!(consumed.get(), 0, "refused before reading the requests");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(listing(dir.path()), ["out.bin", "victim"]);
+    }
 }

@@ -63,28 +63,3 @@ pub enum ReadError<E: std::error::Error + 'static> {
 }
 pub use arcstats::{ArcSnapshot, KstatKind, ParseError, ParseErrorKind, Source, Value};
 pub use version::{VersionRange, infer};
-
-/// Write `data` to `path` atomically: a temporary file in the same directory
-/// (keeping `path`'s permissions, else 0644), synced, then renamed over
-/// `path`. A reader sees the old file or the new one, never a part.
-pub fn write_atomic(path: &std::path::Path, data: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(data)?;
-    tmp.as_file().sync_all()?;
-    if let Ok(m) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(tmp.path(), m.permissions());
-    } else {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
-        }
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}

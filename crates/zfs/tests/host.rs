@@ -290,15 +290,3 @@ fn bad_host_files_name_the_file_and_line() {
     .unwrap_err();
     assert!(e.to_string().contains("memory_all_bytes"), "{e}");
 }
-
-#[test]
-fn write_atomic_replaces_the_file_whole() {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().join("host.toml");
-    arclab_zfs::write_atomic(&p, b"old").unwrap();
-    arclab_zfs::write_atomic(&p, b"new text").unwrap();
-    assert_eq!(std::fs::read_to_string(&p).unwrap(), "new text");
-    // Nothing else left in the directory (the temporary file was renamed).
-    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
-    assert!(arclab_zfs::write_atomic(&d.path().join("no/such/dir/x"), b"x").is_err());
-}

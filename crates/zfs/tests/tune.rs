@@ -8,7 +8,7 @@ use arclab_zfs::tune::{Target, parse_target};
 use proptest::prelude::*;
 
 /// The `/boot/loader.conf` and `/etc/sysctl.conf` of the freebsd-stable post
-/// "kmem_map too small with ZFS and 8.2-RELEASE" (../shared/context/), as
+/// "kmem_map too small with ZFS and 8.2-RELEASE" (freebsd-stable list), as
 /// posted (tab-indented).
 const LOADER_CONF: &str = "\tahci_load=\"yes\"\n\tvm.kmem_size=\"8192M\"\n\tvfs.zfs.arc_max=\"6144M\"\n\tvfs.zfs.prefetch_disable=\"1\"\n\tvfs.zfs.txg.timeout=\"5\"\n";
 const SYSCTL_CONF: &str =

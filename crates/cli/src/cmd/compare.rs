@@ -1,17 +1,19 @@
 //! `arclab compare`: what a change did, from an export file, a recording
 //! database or a live server.
 
+use super::UsageError;
 use super::export::{ServerArgs, fetch};
-use super::{FormatArgs, UsageError};
+use crate::args::FormatArgs;
 use crate::output;
 use anyhow::{Context, Result};
 use arclab_metrics::compare::{self, CompareError, Options};
-use arclab_metrics::export::{read_dataset, write_atomic};
+use arclab_metrics::export::read_dataset;
 use arclab_metrics::query::{in_arc_preset, selector_name, split_list};
 use arclab_metrics::report;
 use arclab_metrics::series::{ChangeMarker, Dataset, Kind, arc_field};
 use arclab_metrics::store::Store;
-use arclab_metrics::time::{Window, format_time, parse_duration, parse_time};
+use arclab_metrics::time::{Window, format_time, parse_time};
+use arclab_report::Format;
 use std::path::{Path, PathBuf};
 
 /// Compare two windows: gauges by mean and percentiles, counters by rate
@@ -39,9 +41,9 @@ pub(crate) struct CompareArgs {
     /// Days in each window with --around.
     #[arg(long, default_value_t = 7.0, requires = "around")]
     days: f64,
-    /// Time skipped after the change with --around (warm-up).
-    #[arg(long, default_value = "1d", requires = "around")]
-    skip: String,
+    /// Time skipped after the change with --around (warm-up; 0 for none).
+    #[arg(long, default_value = "1d", requires = "around", value_parser = skip)]
+    skip: f64,
     /// `arc`, `arc-all`, or a comma-separated list of metric names and PromQL
     /// selectors [default: everything in a file; `arc` from a server].
     #[arg(long)]
@@ -66,8 +68,8 @@ pub(crate) struct CompareArgs {
     #[arg(long)]
     batches: Option<usize>,
     /// Step when reading from a server.
-    #[arg(long, default_value = "5m")]
-    step: String,
+    #[arg(long, default_value = "5m", value_parser = crate::args::seconds)]
+    step: f64,
     /// Write a plot of the series across both windows (.png or .svg).
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
@@ -78,6 +80,16 @@ pub(crate) struct CompareArgs {
     format: FormatArgs,
     #[command(flatten)]
     server: ServerArgs,
+}
+
+/// `--skip`: a duration, or zero (`0`, `0s`, `0d`) for no warm-up.
+fn skip(s: &str) -> Result<f64, String> {
+    let zero = s.trim().trim_end_matches(|c: char| c.is_ascii_alphabetic()) == "0";
+    if zero {
+        Ok(0.0)
+    } else {
+        crate::args::seconds(s)
+    }
 }
 
 fn usage(flag: &str, e: impl std::fmt::Display) -> anyhow::Error {
@@ -238,18 +250,12 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
         ),
         (_, _, Some(around)) => {
             let ch = resolve_change(around, &known, now)?;
-            let zero = args
-                .skip
-                .trim()
-                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                == "0";
-            let skip = if zero {
-                0.0
-            } else {
-                parse_duration(&args.skip).map_err(|e| usage("--skip", e))?
-            };
+            let skip = args.skip;
             if !(args.days > 0.0 && args.days.is_finite()) {
                 return Err(usage("--days", "must be above 0"));
+            }
+            if args.days * 86_400.0 > arclab_arc::units::MAX_DURATION_SECS {
+                return Err(usage("--days", "must be at most 100 years (36525 days)"));
             }
             let len = args.days * 86_400.0;
             (
@@ -287,7 +293,7 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
             d
         }
         None => {
-            let step = parse_duration(&args.step).map_err(|e| usage("--step", e))?;
+            let step = args.step;
             let metrics = args.metrics.as_deref().unwrap_or("arc");
             let m = args.matchers.as_deref().unwrap_or("");
             let f = fetch(
@@ -329,23 +335,17 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
     }
     let c = compare::compare(&data, &opts)?;
     if let Some(p) = &args.plot {
-        for n in report::plot::render(&c, p)? {
-            eprintln!("arclab: note: {n}");
-        }
+        report::plot::render(&c, p)?;
     }
     if let Some(p) = &args.report {
         let page = report::html::page(&c)?;
-        write_atomic(p, |w| w.write_all(page.as_bytes()))
-            .with_context(|| p.display().to_string())?;
+        arclab_io::write_atomic(p, page.as_bytes())?;
     }
-    let text = if args.format.json {
-        serde_json::to_string_pretty(&c)? + "\n"
-    } else if args.format.csv {
-        report::csv(&c)
-    } else if args.format.markdown {
-        report::markdown(&c)
-    } else {
-        report::text(&c)
+    let text = match args.format.format() {
+        Format::Json => serde_json::to_string_pretty(&c)? + "\n",
+        Format::Csv => report::csv(&c),
+        Format::Markdown => report::markdown(&c),
+        Format::Text | Format::Html => report::text(&c),
     };
     if !args.format.json
         && c.derived.hit_ratio.before.is_none()

@@ -9,7 +9,7 @@ use arclab_metrics::export::{ExportFile, QueryResult, Request};
 use arclab_metrics::promapi::{Auth, Client, UreqTransport, redact_url};
 use arclab_metrics::query::queries_for;
 use arclab_metrics::series::{Dataset, Series};
-use arclab_metrics::time::{format_time, parse_duration, parse_time};
+use arclab_metrics::time::{format_time, parse_time};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -32,16 +32,12 @@ pub(crate) struct ServerArgs {
     #[arg(long, default_value_t = 3)]
     retries: u32,
     /// Timeout of one request.
-    #[arg(long, default_value = "60s", value_parser = secs)]
-    timeout: f64,
+    #[arg(long, default_value = "60s", value_parser = crate::args::duration)]
+    timeout: Duration,
     /// Most points per series in one request (Prometheus allows 11,000,
     /// VictoriaMetrics 30,000); longer ranges are split.
     #[arg(long, default_value_t = 11_000)]
     max_points: usize,
-}
-
-fn secs(s: &str) -> Result<f64, String> {
-    parse_duration(s).map_err(|e| e.to_string())
 }
 
 impl ServerArgs {
@@ -49,10 +45,11 @@ impl ServerArgs {
         let env = |v: &str| {
             std::env::var(v).map_err(|_| UsageError(format!("environment variable {v} is not set")))
         };
+        // A token or `user:password` is short: 64 KiB refuses a wrong file.
         let file = |p: &PathBuf| {
-            std::fs::read_to_string(p)
+            arclab_io::read_to_string_limited(p, 64 << 10)
                 .map(|s| s.trim().to_string())
-                .with_context(|| format!("reading credentials from {}", p.display()))
+                .context("reading credentials")
         };
         let basic = |s: String| -> Result<Auth> {
             let (u, p) = s
@@ -80,11 +77,7 @@ impl ServerArgs {
             ))
             .into());
         }
-        let mut c = Client::new(
-            url,
-            UreqTransport::new(Duration::from_secs_f64(self.timeout)),
-            self.auth()?,
-        );
+        let mut c = Client::new(url, UreqTransport::new(self.timeout), self.auth()?);
         c.retries = self.retries;
         c.max_points = self.max_points.max(1);
         Ok(c)
@@ -110,8 +103,8 @@ pub(crate) struct ExportArgs {
     #[arg(long, default_value = "now")]
     to: String,
     /// Resolution of the export: 15s, 5m, 1h.
-    #[arg(long, default_value = "5m")]
-    step: String,
+    #[arg(long, default_value = "5m", value_parser = crate::args::seconds)]
+    step: f64,
     /// `arc` (ARC preset, Linux and FreeBSD names), `arc-all`, or a comma-separated
     /// list of metric names and PromQL selectors.
     #[arg(long, default_value = "arc")]
@@ -208,7 +201,6 @@ pub(crate) fn run(args: ExportArgs) -> Result<()> {
     let usage = |flag: &str, e: &dyn std::fmt::Display| UsageError(format!("{flag}: {e}"));
     let from = parse_time(&args.from, now).map_err(|e| usage("--from", &e))?;
     let to = parse_time(&args.to, now).map_err(|e| usage("--to", &e))?;
-    let step = parse_duration(&args.step).map_err(|e| usage("--step", &e))?;
     if to <= from {
         return Err(UsageError(format!(
             "--to ({}) must be after --from ({})",
@@ -225,7 +217,7 @@ pub(crate) fn run(args: ExportArgs) -> Result<()> {
         &matchers,
         from,
         to,
-        step,
+        args.step,
     )?;
     let data: Dataset = file.dataset();
     let (n, samples) = sizes(&data.series);

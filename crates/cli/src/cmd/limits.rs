@@ -6,7 +6,7 @@ use super::UsageError;
 use crate::output;
 use anyhow::Result;
 use arclab_arc::limits::{LimitsInput, Os, Verdict, limits_with};
-use arclab_arc::units::{format_bytes, parse_bytes};
+use arclab_arc::units::format_bytes;
 use arclab_zfs::source::limit_source;
 use arclab_zfs::tune::{Target, parse_target};
 
@@ -22,7 +22,7 @@ use arclab_zfs::tune::{Target, parse_target};
 pub(crate) struct LimitsArgs {
     /// Physical memory of the host (what the kernel reports as total RAM).
     /// Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_parser = parse_size)]
+    #[arg(long, value_parser = crate::args::size)]
     ram: u64,
     /// Operating system.
     #[arg(long, default_value = "linux")]
@@ -33,18 +33,14 @@ pub(crate) struct LimitsArgs {
     #[arg(long, default_value = "latest")]
     zfs_version: String,
     /// A zfs_arc_max to check (as set at module load). Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_parser = parse_size)]
+    #[arg(long, value_parser = crate::args::size)]
     arc_max: Option<u64>,
     /// A zfs_arc_min to check. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_parser = parse_size)]
+    #[arg(long, value_parser = crate::args::size)]
     arc_min: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
-}
-
-pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
-    parse_bytes(s).map_err(|e| e.to_string())
 }
 
 pub(crate) fn run(args: LimitsArgs) -> Result<()> {

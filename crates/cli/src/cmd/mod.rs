@@ -27,17 +27,6 @@ impl fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
-/// Output format shared by the commands that print tables.
-#[derive(clap::Args, Debug, Clone, Copy, Default)]
-#[group(multiple = false)]
-pub(crate) struct FormatArgs {
-    /// Print JSON.
-    #[arg(long)]
-    pub(crate) json: bool,
-    /// Print CSV with a header row.
-    #[arg(long)]
-    pub(crate) csv: bool,
-    /// Print a Markdown table.
-    #[arg(long)]
-    pub(crate) markdown: bool,
-}
+/// Output format shared by the commands that print tables (one definition,
+/// in [`crate::args`]).
+pub(crate) use crate::args::FormatArgs;

@@ -1,9 +1,9 @@
 //! `arclab record` and helpers shared with `arclab change`: sample arcstats
 //! into a SQLite recording for hosts without Prometheus.
 
-use anyhow::{Context, Result};
+use crate::args::HostArgs;
+use anyhow::Result;
 use arclab_metrics::store::Store;
-use arclab_metrics::time::parse_duration;
 use arclab_zfs::arcstats::{self, KstatKind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -20,15 +20,11 @@ pub(crate) struct RecordArgs {
     /// The recording database (created if missing).
     #[arg(long, value_name = "FILE")]
     db: PathBuf,
-    /// Time between samples: 10s, 1m, 500ms.
-    #[arg(long, short = 'i', default_value = "10s", value_parser = interval)]
+    /// Time between samples: 10s, 1m, 500ms (at most a day).
+    #[arg(long, short = 'i', default_value = "10s", value_parser = crate::args::interval)]
     interval: Duration,
-    /// procfs root: reads DIR/spl/kstat/zfs/arcstats [default: /proc].
-    #[arg(long, value_name = "DIR", conflicts_with = "arcstats")]
-    procfs: Option<PathBuf>,
-    /// Re-read this arcstats file instead (Linux kstat or FreeBSD sysctl text).
-    #[arg(long, value_name = "FILE")]
-    arcstats: Option<PathBuf>,
+    #[command(flatten)]
+    host_input: HostArgs,
     /// Stop after this many samples (default: until killed).
     #[arg(long, short = 'c')]
     count: Option<u64>,
@@ -37,13 +33,10 @@ pub(crate) struct RecordArgs {
     host: Option<String>,
 }
 
-fn interval(s: &str) -> Result<Duration, String> {
-    let v = parse_duration(s).map_err(|e| e.to_string())?;
-    if v > 86_400.0 {
-        return Err("interval must be at most a day".into());
-    }
-    Ok(Duration::from_secs_f64(v))
-}
+/// The largest arcstats text `record` reads: a real one is under 16 KiB
+/// (Linux kstat and FreeBSD sysctl alike); 1 MiB leaves room for any
+/// future fields and refuses a runaway file.
+const MAX_ARCSTATS_BYTES: u64 = 1 << 20;
 
 /// Unix seconds now.
 pub(crate) fn now() -> f64 {
@@ -66,7 +59,7 @@ fn sample(path: &Path) -> Result<Vec<(String, f64)>> {
     let snap = if path.file_name().is_some_and(|n| n == "arcstats") {
         arcstats::read_kstat(path, KstatKind::ArcStats)?
     } else {
-        let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+        let text = arclab_io::read_to_string_limited(path, MAX_ARCSTATS_BYTES)?;
         arcstats::parse_arcstats(&text, &path.display().to_string())?
     };
     Ok(snap
@@ -77,11 +70,7 @@ fn sample(path: &Path) -> Result<Vec<(String, f64)>> {
 }
 
 pub(crate) fn run(args: RecordArgs) -> Result<()> {
-    let path = match (&args.arcstats, &args.procfs) {
-        (Some(f), _) => f.clone(),
-        (None, Some(d)) => d.join("spl/kstat/zfs/arcstats"),
-        (None, None) => PathBuf::from("/proc/spl/kstat/zfs/arcstats"),
-    };
+    let path = args.host_input.arcstats_path();
     // Read once before touching the database: a wrong path creates no file.
     sample(&path)?;
     let host = args.host.clone().unwrap_or_else(hostname);

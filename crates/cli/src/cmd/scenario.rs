@@ -78,7 +78,7 @@ pub(crate) fn run(args: ScenarioArgs) -> Result<()> {
     let text = hs.to_toml();
     match &args.output {
         Some(path) => {
-            arclab_zfs::write_atomic(path, text.as_bytes())
+            arclab_io::write_atomic(path, text.as_bytes())
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             eprintln!("wrote {}", path.display());
             Ok(())

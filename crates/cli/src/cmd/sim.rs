@@ -1,79 +1,20 @@
 //! `arclab sim`: replay a trace through policies at several cache sizes.
 
-use super::trace::TraceInput;
 use super::{FormatArgs, UsageError};
+use crate::args::{OnOff, ThreadArgs, TraceInput, size};
 use crate::output::{self, Table};
 use crate::progress::Progress;
 use anyhow::Result;
 use arclab_arc::limits::Os;
 use arclab_arc::model::{ArcConfig, ArcStats, Behaviour};
-use arclab_arc::units::{SizeSpec, format_bytes, format_size_compact, parse_bytes};
+use arclab_arc::units::{SizeSpec, format_bytes, format_size_compact};
 use arclab_arc::zfetch::ZfetchStats;
-use arclab_sim::PolicyKind;
-use arclab_sim::clock::{Synthetic, TickSpreader};
+use arclab_sim::model::ZfsSpec;
 use arclab_sim::replay::{Job, JobResult, ReplayConfig, Target, replay};
-use arclab_sim::zfs::ZfsSpec;
-use arclab_trace::Format;
+use arclab_sim::whatif::plan::{Cap, PolicyName};
+use arclab_trace::clock::{Clock, Clocked};
+use arclab_trace::stats::TraceStats;
 use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
-
-/// A `--policy` value: a baseline policy or the ZFS ARC model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PolicyName {
-    Baseline(PolicyKind),
-    ZfsArc,
-}
-
-impl FromStr for PolicyName {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let norm = s.trim().to_ascii_lowercase().replace('_', "-");
-        if matches!(norm.as_str(), "zfs-arc" | "zfsarc" | "zfs") {
-            return Ok(PolicyName::ZfsArc);
-        }
-        s.parse::<PolicyKind>()
-            .map(PolicyName::Baseline)
-            .map_err(|e| format!("{e}, zfs-arc"))
-    }
-}
-
-impl fmt::Display for PolicyName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PolicyName::Baseline(k) => k.fmt(f),
-            PolicyName::ZfsArc => f.write_str("zfs-arc"),
-        }
-    }
-}
-
-/// `on` / `off`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum OnOff {
-    On,
-    Off,
-}
-
-/// A `--arc-max` value: `default` or a size.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum ArcMax {
-    Default,
-    Size(SizeSpec),
-}
-
-impl FromStr for ArcMax {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s.trim().eq_ignore_ascii_case("default") {
-            return Ok(ArcMax::Default);
-        }
-        s.parse()
-            .map(ArcMax::Size)
-            .map_err(|e: arclab_arc::units::SizeError| e.to_string())
-    }
-}
 
 /// Replay a trace through cache policies at several sizes.
 ///
@@ -111,9 +52,8 @@ pub(crate) struct SimArgs {
     /// Count every object as size 1: sizes are then numbers of objects.
     #[arg(long)]
     ignore_obj_size: bool,
-    /// Worker threads (default: all cores). 1 runs everything on one thread.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadArgs,
     /// zfs-arc: the OpenZFS behaviour to model: 0.7, 2.1, 2.2, 2.3 / latest,
     /// or a full release such as 2.2.7 (comma-separated for several).
     #[arg(
@@ -124,12 +64,12 @@ pub(crate) struct SimArgs {
     )]
     zfs_version: Vec<String>,
     /// zfs-arc: the host's RAM.
-    #[arg(long, default_value = "32GiB", value_parser = parse_ram, help_heading = "ZFS ARC model")]
+    #[arg(long, default_value = "32GiB", value_parser = size, help_heading = "ZFS ARC model")]
     ram: u64,
     /// zfs-arc: zfs_arc_max values (`default` = the version's own limit);
     /// `--size` is a synonym.
     #[arg(long, value_delimiter = ',', help_heading = "ZFS ARC model")]
-    arc_max: Vec<ArcMax>,
+    arc_max: Vec<Cap>,
     /// zfs-arc: run the predictive prefetcher (`on,off` runs both).
     #[arg(
         long,
@@ -194,10 +134,6 @@ struct ZfsRun {
     behaviours: Vec<String>,
 }
 
-pub(crate) fn parse_ram(s: &str) -> Result<u64, String> {
-    parse_bytes(s).map_err(|e| e.to_string())
-}
-
 #[derive(Serialize, Debug, Clone, Copy)]
 struct WorkingSet {
     objects: u64,
@@ -209,11 +145,7 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
         return Err(UsageError("give at least one --policy and one --size".into()).into());
     }
     let object_mode = args.ignore_obj_size;
-    let threads = match args.threads {
-        Some(0) => return Err(UsageError("--threads must be at least 1".into()).into()),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = args.threads.get();
 
     // Fractions need the working set first: one extra pass over the trace.
     let wss = if args.size.iter().any(|s| matches!(s, SizeSpec::Fraction(_))) {
@@ -247,8 +179,8 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                 }
             }
             PolicyName::ZfsArc => {
-                let caps: Vec<ArcMax> = if args.arc_max.is_empty() {
-                    args.size.iter().map(|&s| ArcMax::Size(s)).collect()
+                let caps: Vec<Cap> = if args.arc_max.is_empty() {
+                    args.size.iter().map(|&s| Cap::Size(s)).collect()
                 } else {
                     args.arc_max.clone()
                 };
@@ -262,8 +194,8 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                                 .with_behaviour(behaviour.clone())
                                 .with_os(args.os);
                             let (capacity, label) = match cap {
-                                ArcMax::Default => (0, "default".to_string()),
-                                ArcMax::Size(spec) => {
+                                Cap::Default => (0, "default".to_string()),
+                                Cap::Size(spec) => {
                                     let c = capacity_of(spec);
                                     config = config.with_arc_max(c);
                                     (c, label_of(spec))
@@ -292,65 +224,30 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
         )
         .into());
     }
-    if !(args.rate.is_finite() && args.rate > 0.0) {
-        return Err(
-            UsageError("--rate must be a positive number of requests per second".into()).into(),
-        );
-    }
-
-    let mut reader = args.input.open(&args.trace)?;
-    let (_, total) = reader.progress();
-    let mut bar = Progress::new("replaying", total);
+    let reader = args.input.open(&args.trace)?;
     // The ZFS model needs a clock finer than whole seconds (its promotion
-    // window is 62 ms): spread requests that share a timestamp across their
-    // tick, or synthesise a clock for traces that have none.
-    let clockless = matches!(reader.format(), Format::Txt | Format::Lis);
-    let tick_ns = match reader.format() {
-        Format::Vscsi => 1_000,
-        _ => 1_000_000_000,
-    };
-    let clock = if !has_zfs {
-        "trace".to_string()
-    } else if clockless {
-        format!(
-            "synthetic, {} requests/s (the trace has no clock)",
-            args.rate
-        )
-    } else {
-        format!(
-            "trace clock; requests sharing a timestamp spread evenly over its {}",
-            if tick_ns == 1_000 {
-                "microsecond"
-            } else {
-                "second"
-            }
-        )
-    };
-    let mut spreader = TickSpreader::new(tick_ns);
-    let mut synthetic = Synthetic::new(args.rate);
+    // window is 62 ms): the format's clock adapter spreads requests that
+    // share a timestamp across their tick, or synthesises a clock for
+    // traces that have none. Baselines ignore time.
+    let clock =
+        Clock::for_format(reader.format(), args.rate).map_err(|e| UsageError(e.to_string()))?;
+    let mut trace = Clocked::new(reader, clock);
+    let (_, total) = trace.reader().progress();
+    let mut bar = Progress::new("replaying", total);
     let cfg = ReplayConfig {
         object_mode,
         threads,
         ..ReplayConfig::default()
     };
     let path = args.trace.display().to_string();
-    let format = reader.format().to_string();
+    let format = trace.reader().format().to_string();
     let results = replay(
         &jobs,
         &cfg,
         |buf, max| {
-            let n = if !has_zfs {
-                reader.read_batch(buf, max)?
-            } else if clockless {
-                let start = buf.len();
-                let n = reader.read_batch(buf, max)?;
-                synthetic.stamp(&mut buf[start..]);
-                n
-            } else {
-                spreader.next_batch(buf, max, |b, m| reader.read_batch(b, m))?
-            };
-            bar.set(reader.progress().0);
-            Ok::<usize, arclab_trace::TraceError>(n)
+            let n = trace.next_batch(buf, max);
+            bar.set(trace.reader().progress().0);
+            n
         },
         |_| {},
     );
@@ -369,7 +266,7 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
         zfs: has_zfs.then(|| ZfsRun {
             ram_bytes: args.ram,
             os: args.os.to_string(),
-            clock: clock.clone(),
+            clock: clock.describe(),
             behaviours: behaviours.clone(),
         }),
         results: results
@@ -488,25 +385,13 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
     output::print(&text)
 }
 
-/// Unique objects and their bytes (each object counted at its first size).
+/// Unique objects and their bytes (each object counted at its first size),
+/// from the one trace summary (`arclab_trace::stats`).
 fn working_set(input: &TraceInput, path: &std::path::Path) -> Result<WorkingSet> {
     let mut reader = input.open(path)?;
-    let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
-    let mut bytes = 0u64;
-    let mut buf = Vec::with_capacity(1 << 16);
-    loop {
-        buf.clear();
-        if reader.read_batch(&mut buf, 1 << 16)? == 0 {
-            break;
-        }
-        for r in &buf {
-            if seen.insert(r.key) {
-                bytes += u64::from(r.size);
-            }
-        }
-    }
+    let s = TraceStats::compute(&mut reader, |_| {})?;
     Ok(WorkingSet {
-        objects: seen.len() as u64,
-        bytes,
+        objects: s.n_obj,
+        bytes: s.working_set_bytes,
     })
 }

@@ -4,7 +4,7 @@
 use super::UsageError;
 use crate::output;
 use anyhow::Result;
-use arclab_arc::units::{format_bytes, parse_bytes};
+use arclab_arc::units::format_bytes;
 use arclab_zfs::arcstats;
 use arclab_zfs::host;
 use arclab_zfs::status::{self, Status};
@@ -36,16 +36,11 @@ pub(crate) struct StatusArgs {
     #[arg(long, value_name = "FILE")]
     metrics: Option<PathBuf>,
     /// RAM (default: memory_all_bytes). Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
-}
-
-/// clap value parser for sizes (binary suffixes).
-pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
-    parse_bytes(s).map_err(|e| e.to_string())
 }
 
 pub(crate) fn run(args: StatusArgs) -> Result<()> {

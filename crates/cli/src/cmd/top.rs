@@ -21,7 +21,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub(crate) struct TopArgs {
     /// Time between samples: 1s, 500ms, 2m, 1h, or plain seconds (at most a day). The rate uses
     /// the kstat snaptime when present, so sleep jitter does not skew it.
-    #[arg(long, short = 'i', default_value = "1s", value_parser = parse_interval)]
+    #[arg(long, short = 'i', default_value = "1s", value_parser = crate::args::interval)]
     interval: Duration,
     /// Number of lines to print, the since-load line included (default: until interrupted).
     #[arg(long, short = 'c')]
@@ -39,16 +39,6 @@ pub(crate) struct TopArgs {
     /// Print one JSON object per line.
     #[arg(long)]
     json: bool,
-}
-
-/// `1s`, `100ms`, `2m`, `1h`, `1.5` (seconds): the one duration parser
-/// ([`arclab_metrics::time::parse_duration`]), at most a day.
-fn parse_interval(s: &str) -> Result<Duration, String> {
-    let v = arclab_metrics::time::parse_duration(s).map_err(|e| e.to_string())?;
-    if v > 86_400.0 {
-        return Err(format!("interval `{s}` must be at most a day"));
-    }
-    Ok(Duration::from_secs_f64(v))
 }
 
 fn read(args: &TopArgs) -> Result<Kstats> {

@@ -1,100 +1,13 @@
-//! `arclab trace info` and `arclab trace convert`, and the trace options
-//! every command that reads a trace shares.
+//! `arclab trace info` and `arclab trace convert`.
 
+use crate::args::TraceInput;
 use crate::output::{self, Table};
 use crate::progress::Progress;
 use anyhow::{Context, Result};
 use arclab_arc::units::format_bytes;
 use arclab_trace::stats::TraceStats;
-use arclab_trace::{CsvOptions, Format, OpenOptions, TraceReader};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-
-/// How to read a trace file.
-#[derive(clap::Args, Debug, Clone)]
-pub(crate) struct TraceInput {
-    /// Trace format: oracleGeneral, lcs, vscsi, csv, txt, lis.
-    /// Default: detected from the extension and the file's first bytes.
-    #[arg(long, short = 'f')]
-    format: Option<Format>,
-    /// csv: 1-based column of the object id.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 1,
-        help_heading = "CSV input"
-    )]
-    csv_id_col: usize,
-    /// csv: 1-based column of the time in seconds.
-    #[arg(long, value_name = "N", help_heading = "CSV input")]
-    csv_time_col: Option<usize>,
-    /// csv: 1-based column of the object size in bytes.
-    #[arg(long, value_name = "N", help_heading = "CSV input")]
-    csv_size_col: Option<usize>,
-    /// csv: 1-based column of the operation (read/write, get/set, 28/2a).
-    #[arg(long, value_name = "N", help_heading = "CSV input")]
-    csv_op_col: Option<usize>,
-    /// csv: the first line is a header (default: detected).
-    #[arg(long, help_heading = "CSV input", conflicts_with = "csv_no_header")]
-    csv_header: bool,
-    /// csv: the first line is data.
-    #[arg(long, help_heading = "CSV input")]
-    csv_no_header: bool,
-    /// csv: field delimiter (one character; `\t` for tab).
-    #[arg(
-        long,
-        value_name = "C",
-        default_value = ",",
-        help_heading = "CSV input"
-    )]
-    csv_delimiter: String,
-    /// csv: object ids are not numbers; hash them.
-    #[arg(long, help_heading = "CSV input")]
-    csv_hash_ids: bool,
-}
-
-impl TraceInput {
-    fn options(&self) -> Result<OpenOptions> {
-        let delimiter = match self.csv_delimiter.as_str() {
-            "\\t" | "tab" => b'\t',
-            d if d.len() == 1 => d.as_bytes()[0],
-            d => {
-                return Err(super::UsageError(format!(
-                    "--csv-delimiter takes one ASCII character, not `{d}`"
-                ))
-                .into());
-            }
-        };
-        if self.csv_id_col == 0 {
-            return Err(super::UsageError("csv columns are numbered from 1".into()).into());
-        }
-        Ok(OpenOptions {
-            format: self.format,
-            csv: CsvOptions {
-                time_col: self.csv_time_col,
-                id_col: self.csv_id_col,
-                size_col: self.csv_size_col,
-                op_col: self.csv_op_col,
-                has_header: if self.csv_header {
-                    Some(true)
-                } else if self.csv_no_header {
-                    Some(false)
-                } else {
-                    None
-                },
-                delimiter,
-                id_is_num: !self.csv_hash_ids,
-            },
-            ..OpenOptions::default()
-        })
-    }
-
-    /// Open `path` with these options.
-    pub(crate) fn open(&self, path: &Path) -> Result<TraceReader> {
-        let opts = self.options()?;
-        Ok(arclab_trace::open(path, &opts)?)
-    }
-}
 
 /// Inspect or convert trace files.
 #[derive(clap::Subcommand, Debug)]

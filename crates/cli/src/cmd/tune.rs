@@ -1,7 +1,6 @@
 //! `arclab tune check` and `arclab tune cap`.
 
 use super::UsageError;
-use super::status::parse_size;
 use crate::output;
 use anyhow::{Result, bail};
 use arclab_arc::limits::{Os, Verdict};
@@ -41,7 +40,7 @@ pub(crate) enum TuneCommand {
 #[derive(clap::Args, Debug)]
 pub(crate) struct CheckArgs {
     /// RAM. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// linux or freebsd (default: from the file kinds).
     #[arg(long)]
@@ -64,11 +63,11 @@ pub(crate) struct CheckArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct CapArgs {
     /// The cap. Binary units, like ZFS: 8G, 8GB and 8GiB all mean 8 GiB = 8589934592 bytes; a plain number is bytes.
-    #[arg(value_name = "SIZE", value_parser = parse_size)]
+    #[arg(value_name = "SIZE", value_parser = crate::args::size)]
     size: u64,
     /// RAM (default: memory_all_bytes from ROOT/proc, or MemTotal of ROOT/proc/meminfo).
     /// Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// linux or freebsd [default: linux].
     #[arg(long)]

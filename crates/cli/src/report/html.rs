@@ -6,22 +6,7 @@ use super::Report;
 use super::plot;
 use super::table;
 use anyhow::Result;
-
-/// Escape text for HTML element content and attribute values.
-pub(crate) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use arclab_report::html::escape;
 
 /// An SVG document as an inline element (without its XML declaration).
 fn inline_svg(svg: &str, label: &str) -> String {
@@ -76,7 +61,10 @@ pub(crate) fn render(report: &Report) -> Result<String> {
         escape(&report.verdict)
     ));
     h.push_str("<h2>One row per cap</h2>\n");
-    h.push_str(&html_table(&table::human(report)));
+    h.push_str(&arclab_report::html::table(
+        &table::human(report),
+        Some("whatif-table"),
+    ));
     h.push_str(
         "<p class=\"note\">gave back: the most the ARC returned in one burst of memory demand, and how long that took. \
          deficit: memory the host wanted but could not have yet, integrated over time. \
@@ -95,32 +83,6 @@ pub(crate) fn render(report: &Report) -> Result<String> {
     ));
     h.push_str("</body>\n</html>\n");
     Ok(h)
-}
-
-fn html_table(t: &crate::output::Table) -> String {
-    let mut s = String::from("<table id=\"whatif-table\">\n<thead><tr>");
-    for head in &t.headers {
-        s.push_str(&format!("<th>{}</th>", escape(head)));
-    }
-    s.push_str("</tr></thead>\n<tbody>\n");
-    for row in &t.rows {
-        s.push_str("<tr>");
-        for (i, cell) in row.iter().enumerate() {
-            let numeric = i > 0
-                && cell
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_ascii_digit() || c == '<' || c == '–');
-            s.push_str(&format!(
-                "<td{}>{}</td>",
-                if numeric { " class=\"num\"" } else { "" },
-                escape(cell)
-            ));
-        }
-        s.push_str("</tr>\n");
-    }
-    s.push_str("</tbody>\n</table>\n");
-    s
 }
 
 #[cfg(test)]
@@ -142,13 +104,5 @@ mod tests {
             .replace("http://www.w3.org/1999/xlink", "");
         assert!(!without_ns.contains("http://") && !without_ns.contains("https://"));
         assert!(!page.contains("<script"));
-    }
-
-    #[test]
-    fn escapes() {
-        assert_eq!(
-            escape("<a href='x'>&\""),
-            "&lt;a href=&#39;x&#39;&gt;&amp;&quot;"
-        );
     }
 }

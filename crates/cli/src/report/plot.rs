@@ -1,5 +1,6 @@
 //! Charts for `arclab whatif --plot` and `--report`, drawn with `plotters`
-//! into SVG (a string) or PNG (a temporary file, then renamed):
+//! into SVG (a string) or PNG (bytes), both written through `arclab-io`'s
+//! atomic writer:
 //!
 //! - `misses`: misses per second against the cap (`c_max`), one line per
 //!   policy / version / prefetch group;
@@ -7,16 +8,15 @@
 //!   one colour per cap of the first group; below it, the other processes'
 //!   memory demand (shaded) and what the host was short of, per cap.
 //!
-//! Text is laid out with DejaVu Sans, embedded from the `dejavu` crate and
-//! registered with `plotters`' `ab_glyph` backend, so no system font is
-//! needed (SVG viewers render the text with their own sans-serif).
+//! Text is laid out with DejaVu Sans through arclab's one plot setup,
+//! [`arclab_report::plot`] (embedded font, no system font needed; SVG
+//! viewers render the text with their own sans-serif).
 
 use super::{Report, Row, RunSeries};
-use anyhow::{Context, Result, anyhow};
+use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 const GIB: f64 = (1u64 << 30) as f64;
 /// Misses chart size in pixels.
@@ -40,20 +40,6 @@ const LIGHT: RGBColor = RGBColor(242, 242, 242);
 
 fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
-}
-
-/// Register the embedded font once.
-fn fonts() -> Result<()> {
-    static DONE: OnceLock<bool> = OnceLock::new();
-    let ok = *DONE.get_or_init(|| {
-        plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
-            .is_ok()
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(anyhow!("the embedded DejaVu Sans font could not be loaded"))
-    }
 }
 
 /// The files `--plot TARGET` writes: into TARGET when it is a directory (or
@@ -86,64 +72,33 @@ pub(crate) fn write_plots(report: &Report, target: &Path) -> Result<Vec<PathBuf>
     for p in &paths {
         let svg = p.extension().is_some_and(|e| e == "svg");
         let timeline = p.to_string_lossy().contains("-timeline.");
-        if svg {
-            let text = if timeline {
-                timeline_svg(report)?
-            } else {
-                misses_svg(report)?
-            };
-            super::write_atomic(p, text.as_bytes())?;
-        } else {
-            write_png(report, p, timeline)?;
-        }
+        let bytes = match (svg, timeline) {
+            (true, true) => timeline_svg(report)?.into_bytes(),
+            (true, false) => misses_svg(report)?.into_bytes(),
+            (false, true) => arclab_report::plot::png(TIMELINE_SIZE, |root| {
+                draw_timeline(root, report).map_err(|e| e.to_string())
+            })?,
+            (false, false) => arclab_report::plot::png(MISSES_SIZE, |root| {
+                draw_misses(root, report).map_err(|e| e.to_string())
+            })?,
+        };
+        arclab_io::write_atomic(p, &bytes)?;
     }
     Ok(paths)
 }
 
-fn write_png(report: &Report, path: &Path, timeline: bool) -> Result<()> {
-    fonts()?;
-    let tmp = super::temp_path(path, ".png");
-    let result = (|| -> Result<()> {
-        let size = if timeline { TIMELINE_SIZE } else { MISSES_SIZE };
-        let root = BitMapBackend::new(&tmp, size).into_drawing_area();
-        if timeline {
-            draw_timeline(&root, report).map_err(|e| anyhow!("{e}"))?;
-        } else {
-            draw_misses(&root, report).map_err(|e| anyhow!("{e}"))?;
-        }
-        root.present().map_err(|e| anyhow!("{e}"))?;
-        drop(root);
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// The misses chart as an SVG document.
 pub(crate) fn misses_svg(report: &Report) -> Result<String> {
-    fonts()?;
-    let mut s = String::new();
-    {
-        let root = SVGBackend::with_string(&mut s, MISSES_SIZE).into_drawing_area();
-        draw_misses(&root, report).map_err(|e| anyhow!("plot: {e}"))?;
-        root.present().map_err(|e| anyhow!("plot: {e}"))?;
-    }
-    Ok(s)
+    Ok(arclab_report::plot::svg(MISSES_SIZE, |root| {
+        draw_misses(root, report).map_err(|e| e.to_string())
+    })?)
 }
 
 /// The timeline chart as an SVG document.
 pub(crate) fn timeline_svg(report: &Report) -> Result<String> {
-    fonts()?;
-    let mut s = String::new();
-    {
-        let root = SVGBackend::with_string(&mut s, TIMELINE_SIZE).into_drawing_area();
-        draw_timeline(&root, report).map_err(|e| anyhow!("plot: {e}"))?;
-        root.present().map_err(|e| anyhow!("plot: {e}"))?;
-    }
-    Ok(s)
+    Ok(arclab_report::plot::svg(TIMELINE_SIZE, |root| {
+        draw_timeline(root, report).map_err(|e| e.to_string())
+    })?)
 }
 
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;

@@ -316,8 +316,8 @@ mod tests {
         let r = fixture::report();
         let t = human(&r);
         assert_eq!(t.rows.len(), 5);
-        assert!(t.rows[0][0].starts_with("default ("));
-        assert_eq!(t.headers[0], "cap", "constant columns are left out");
+        assert!(t.rows[0][0].text().starts_with("default ("));
+        assert_eq!(t.columns[0].name, "cap", "constant columns are left out");
         let text = to_text(&r);
         assert!(text.contains("workload homelab"));
         assert!(text.contains("ssd (100 µs + 500 MB/s)"));

@@ -12,35 +12,15 @@
 use super::{Table, derived_table, plot, series_table};
 use crate::compare::Comparison;
 use crate::time::format_time;
-
-/// Escape text for HTML.
-pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use arclab_report::html::escape;
 
 fn table(t: &Table) -> String {
-    let mut s = String::from("<table>\n<tr>");
-    for h in &t.headers {
-        s.push_str(&format!("<th>{}</th>", escape(h)));
-    }
-    s.push_str("</tr>\n");
-    for r in &t.rows {
-        s.push_str("<tr>");
-        for c in r {
-            s.push_str(&format!("<td>{}</td>", escape(c)));
-        }
-        s.push_str("</tr>\n");
-    }
-    s.push_str("</table>\n");
-    s
+    arclab_report::html::table(t, None)
 }
 
 /// The whole page.
 pub fn page(c: &Comparison) -> Result<String, plot::PlotError> {
-    let (svg, notes) = plot::svg(c)?;
+    let svg = plot::svg(c)?;
     // plotters writes a bare <svg>; the xmlns line is harmless inline.
     let mut s = String::from(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n\
@@ -68,9 +48,9 @@ pub fn page(c: &Comparison) -> Result<String, plot::PlotError> {
         escape(&c.method),
         escape(c.hit_ratio_definition)
     ));
-    if !c.warnings.is_empty() || !notes.is_empty() {
+    if !c.warnings.is_empty() {
         s.push_str("<h2>Warnings</h2>\n<ul>\n");
-        for w in c.warnings.iter().chain(&notes) {
+        for w in &c.warnings {
             s.push_str(&format!("<li class=\"warn\">{}</li>\n", escape(w)));
         }
         s.push_str("</ul>\n");

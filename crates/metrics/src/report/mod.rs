@@ -1,6 +1,7 @@
-//! Rendering a [`Comparison`]: one table model printed as aligned text,
-//! Markdown or CSV ([`Table`]), a self-contained HTML report ([`html`]) and
-//! plots ([`plot`]), all from the same result.
+//! Rendering a [`Comparison`]: tables in arclab's one table model
+//! ([`Table`], from `arclab-report`, printed as aligned text, Markdown, CSV
+//! or HTML), a self-contained HTML report ([`html`]) and plots ([`plot`]),
+//! all from the same result.
 //!
 //! Changes print benchstat-style: `+1385.00% ± 19% (p=0.000 n=20+20)`, or
 //! `~ (p=0.412 n=20+20)` when not significant at α.
@@ -16,9 +17,15 @@
 
 pub mod html;
 pub mod plot;
-mod table;
 
-pub use table::Table;
+pub use arclab_report::Table;
+use arclab_report::{Align, Cell};
+
+/// A table whose first column labels the rows (left-aligned), the others
+/// aligned by content.
+fn labelled(headers: &[&str]) -> Table {
+    Table::new(headers).align(0, Align::Left)
+}
 
 use crate::compare::{BeforeAfter, Comparison, Derived, SeriesRow};
 use crate::series::Kind;
@@ -139,7 +146,7 @@ fn ba_row(t: &mut Table, what: &str, v: &BeforeAfter, f: fn(f64) -> String, alph
 
 /// The derived table of one instance (or the fleet).
 pub fn derived_table(d: &Derived, c: &Comparison) -> Table {
-    let mut t = Table::new(&[&format!("ARC, {}", d.instance), "before", "after", "change"]);
+    let mut t = labelled(&[&format!("ARC, {}", d.instance), "before", "after", "change"]);
     let a = c.alpha;
     ba_row(&mut t, "hit ratio", &d.hit_ratio, fmt_pct, a);
     ba_row(&mut t, "hits/s", &d.hits_per_sec, fmt_num, a);
@@ -198,7 +205,7 @@ fn fmt_delta_bytes(d: f64) -> String {
 
 /// The per-series table: one row per statistic.
 pub fn series_table(c: &Comparison) -> Table {
-    let mut t = Table::new(&[
+    let mut t = labelled(&[
         "metric", "instance", "kind", "stat", "before", "after", "change",
     ]);
     for r in &c.series {
@@ -286,13 +293,19 @@ pub fn markdown(c: &Comparison) -> String {
 
 /// CSV with raw numbers: one row per derived value and per series statistic.
 pub fn csv(c: &Comparison) -> String {
-    let mut t = Table::new(&[
+    machine_table(c).to_csv()
+}
+
+/// The machine table behind [`csv`]: typed cells (numbers stay numbers in
+/// [`Table::to_json`]).
+pub fn machine_table(c: &Comparison) -> Table {
+    let mut t = labelled(&[
         "section", "metric", "instance", "labels", "kind", "stat", "before", "after", "ratio",
         "ci95", "p",
     ]);
     let num = |v: Option<f64>| {
         v.filter(|x| x.is_finite())
-            .map_or(String::new(), |x| format!("{x}"))
+            .map_or(Cell::Empty, |x| Cell::number(x, format!("{x}")))
     };
     for d in std::iter::once(&c.derived).chain(&c.instances) {
         for (name, v) in [
@@ -309,10 +322,10 @@ pub fn csv(c: &Comparison) -> String {
             t.push(vec![
                 "derived".into(),
                 name.into(),
-                d.instance.clone(),
-                String::new(),
-                String::new(),
-                String::new(),
+                d.instance.clone().into(),
+                Cell::Empty,
+                Cell::Empty,
+                Cell::Empty,
                 num(v.before),
                 num(v.after),
                 num(v.change.map(|c| c.ratio)),
@@ -325,10 +338,10 @@ pub fn csv(c: &Comparison) -> String {
         let (b, a) = (r.before.value(), r.after.value());
         t.push(vec![
             "series".into(),
-            r.name.clone(),
-            r.instance.clone(),
-            r.labels.clone(),
-            format!("{:?}", r.kind).to_lowercase(),
+            r.name.clone().into(),
+            r.instance.clone().into(),
+            r.labels.clone().into(),
+            format!("{:?}", r.kind).to_lowercase().into(),
             if r.kind == Kind::Counter {
                 "rate".into()
             } else {
@@ -341,5 +354,5 @@ pub fn csv(c: &Comparison) -> String {
             num(r.change.map(|c| c.p)),
         ]);
     }
-    t.to_csv()
+    t
 }

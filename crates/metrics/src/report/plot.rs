@@ -1,16 +1,15 @@
 //! Plots of the compared series across both windows, the windows shaded and
 //! the change marked, as SVG or PNG (plotters).
 //!
-//! Text is drawn with a TrueType font read at run time (no font is compiled
-//! in, no fontconfig): `$ARCLAB_FONT`, else DejaVu Sans from Debian's
-//! `fonts-dejavu-core` or a few other common paths. Without one the plot is
-//! drawn without text and [`render`] says so in its notes.
+//! Drawn through arclab's one plot setup, [`arclab_report::plot`]: DejaVu
+//! Sans embedded in the binary (no font file read at run time), PNG encoded
+//! in memory, files written atomically by `arclab-io`.
 //!
 //! ```
 //! use arclab_metrics::{compare, report::plot, synth, time::Window};
 //! let c = compare::compare(&synth::blog("nas"), &compare::Options::new(
 //!     Window::parse(synth::BEFORE, 0.0).unwrap(), Window::parse(synth::AFTER, 0.0).unwrap())).unwrap();
-//! let (svg, _notes) = plot::svg(&c).unwrap();
+//! let svg = plot::svg(&c).unwrap();
 //! assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
 //! ```
 
@@ -19,37 +18,16 @@ use crate::series::{Kind, arc_field};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
-use std::sync::OnceLock;
 
 /// Why a plot could not be drawn.
 #[derive(Debug, thiserror::Error)]
-#[error("plot: {0}")]
+#[error("{0}")]
 pub struct PlotError(pub String);
 
-const FONT_PATHS: &[&str] = &[
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/usr/local/share/fonts/dejavu/DejaVuSans.ttf",
-];
-
-/// Register a sans-serif font once; `false` when none was found.
-fn font() -> bool {
-    static OK: OnceLock<bool> = OnceLock::new();
-    *OK.get_or_init(|| {
-        let env = std::env::var("ARCLAB_FONT").ok();
-        env.iter()
-            .map(String::as_str)
-            .chain(FONT_PATHS.iter().copied())
-            .any(|p| {
-                std::fs::read(p).ok().is_some_and(|bytes| {
-                    let leaked: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-                    plotters::style::register_font("sans-serif", FontStyle::Normal, leaked).is_ok()
-                })
-            })
-    })
+impl From<arclab_report::plot::Error> for PlotError {
+    fn from(e: arclab_report::plot::Error) -> Self {
+        PlotError(e.to_string())
+    }
 }
 
 /// The series worth a panel: ARC size, hits and misses first, then the rest;
@@ -91,11 +69,7 @@ const COLORS: [RGBColor; 6] = [
     RGBColor(127, 127, 127),
 ];
 
-fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    c: &Comparison,
-    text: bool,
-) -> Result<(), String> {
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     root.fill(&WHITE).map_err(e)?;
     let groups = panels(c, 4);
@@ -129,27 +103,18 @@ fn draw<DB: DrawingBackend>(
             }
         );
         let mut b = ChartBuilder::on(area);
-        b.margin(10);
-        if text {
-            b.caption(title, ("sans-serif", 16))
-                .x_label_area_size(28)
-                .y_label_area_size(64);
-        }
+        b.margin(10)
+            .caption(title, ("sans-serif", 16))
+            .x_label_area_size(28)
+            .y_label_area_size(64);
         let mut chart = b
             .build_cartesian_2d(0.0..((x1 - x0) / day), lo..hi)
             .map_err(e)?;
         let mut mesh = chart.configure_mesh();
         mesh.light_line_style(WHITE.mix(0.0));
-        if text {
-            mesh.x_desc("days since the start of the before window")
-                .x_labels(12)
-                .y_labels(6);
-        } else {
-            mesh.disable_x_mesh()
-                .disable_y_mesh()
-                .x_labels(0)
-                .y_labels(0);
-        }
+        mesh.x_desc("days since the start of the before window")
+            .x_labels(12)
+            .y_labels(6);
         mesh.draw().map_err(e)?;
         for (w, col) in [
             (&c.before, RGBColor(31, 119, 180)),
@@ -173,12 +138,12 @@ fn draw<DB: DrawingBackend>(
             let s = chart
                 .draw_series(LineSeries::new(pts, col.stroke_width(1)))
                 .map_err(e)?;
-            if text && rows.len() > 1 {
+            if rows.len() > 1 {
                 s.label(r.instance.clone())
                     .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], col));
             }
         }
-        if text && rows.len() > 1 {
+        if rows.len() > 1 {
             chart
                 .configure_series_labels()
                 .background_style(WHITE.mix(0.8))
@@ -191,62 +156,25 @@ fn draw<DB: DrawingBackend>(
     Ok(())
 }
 
-fn notes(text: bool) -> Vec<String> {
-    if text {
-        Vec::new()
-    } else {
-        vec!["no TrueType font found (install fonts-dejavu-core or set ARCLAB_FONT): plot drawn without text".into()]
-    }
-}
-
 const SIZE: (u32, u32) = (1100, 900);
 
-/// The plot as an SVG document, and notes (a missing font).
-pub fn svg(c: &Comparison) -> Result<(String, Vec<String>), PlotError> {
-    let text = font();
-    let mut s = String::new();
-    {
-        let root = SVGBackend::with_string(&mut s, SIZE).into_drawing_area();
-        draw(&root, c, text).map_err(PlotError)?;
-    }
-    Ok((s, notes(text)))
+/// The plot as an SVG document.
+pub fn svg(c: &Comparison) -> Result<String, PlotError> {
+    Ok(arclab_report::plot::svg(SIZE, |root| draw(root, c))?)
+}
+
+/// The plot as PNG bytes.
+pub fn png(c: &Comparison) -> Result<Vec<u8>, PlotError> {
+    Ok(arclab_report::plot::png(SIZE, |root| draw(root, c))?)
 }
 
 /// Write the plot to `path` (`.svg` or `.png`), atomically.
-pub fn render(c: &Comparison, path: &Path) -> Result<Vec<String>, PlotError> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("svg") => {
-            let (s, n) = svg(c)?;
-            crate::export::write_atomic(path, |w| w.write_all(s.as_bytes()))
-                .map_err(|e| PlotError(e.to_string()))?;
-            Ok(n)
-        }
-        Some("png") => {
-            let text = font();
-            let dir = path
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            let tmp = tempfile::Builder::new()
-                .prefix(".arclab-")
-                .suffix(".png")
-                .tempfile_in(dir)
-                .map_err(|e| PlotError(e.to_string()))?;
-            {
-                let root = BitMapBackend::new(tmp.path(), SIZE).into_drawing_area();
-                draw(&root, c, text).map_err(PlotError)?;
-            }
-            tmp.persist(path)
-                .map_err(|e| PlotError(e.error.to_string()))?;
-            Ok(notes(text))
-        }
-        _ => Err(PlotError(format!(
-            "{}: the plot file must end in .png or .svg",
-            path.display()
-        ))),
-    }
+pub fn render(c: &Comparison, path: &Path) -> Result<(), PlotError> {
+    let bytes = if arclab_report::plot::is_svg(path)? {
+        svg(c)?.into_bytes()
+    } else {
+        png(c)?
+    };
+    arclab_report::plot::write(path, &bytes)?;
+    Ok(())
 }

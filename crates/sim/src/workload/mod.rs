@@ -30,12 +30,15 @@
 //! ```
 
 mod builtins;
-mod error;
 mod generator;
 mod rng;
 mod spec;
 
-pub use error::WorkloadError;
+use crate::error;
+/// The error of a rejected workload description (the same type as a
+/// scenario's: [`DescriptionError`]).
+pub use crate::error::DescriptionError as WorkloadError;
+use crate::error::DescriptionError;
 pub use generator::Generator;
 pub(crate) use spec::bytes as spec_bytes;
 
@@ -114,13 +117,13 @@ fn size(b: u64) -> String {
 
 impl WorkloadSpec {
     /// Parse and check a TOML description; `origin` names it in errors.
-    pub fn from_toml_str(text: &str, origin: &str) -> Result<WorkloadSpec, WorkloadError> {
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<WorkloadSpec, DescriptionError> {
         let spec: WorkloadSpec = toml::from_str(text)
-            .map_err(|e| WorkloadError::from_toml(text, origin, &e, &KINDS.join(", ")))?;
+            .map_err(|e| DescriptionError::from_toml(text, origin, &e, &KINDS.join(", ")))?;
         spec.check().map_err(|i| {
             let line = error::line_of_key(text, i.component, i.key);
             let at = i.component.map(|c| format!("component {}: ", c + 1));
-            WorkloadError::new(
+            DescriptionError::new(
                 origin,
                 line,
                 format!("{}{}", at.unwrap_or_default(), i.message),

@@ -431,14 +431,24 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
     let backup = match &old {
         Some(bytes) if bytes.as_slice() != new_text.as_bytes() => {
             let b = backup_path(&persistent);
-            std::fs::write(&b, bytes).map_err(io(&b))?;
+            // The backup keeps the mode of the file it copies (a 0600
+            // zfs.conf stays private) and, like every write, goes through a
+            // random temporary name and never through a symlink.
+            let mode = std::fs::metadata(&persistent)
+                .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777)
+                .unwrap_or(0o644);
+            arclab_io::write_atomic_with(&b, arclab_io::Access::Mode(mode), |f| {
+                std::io::Write::write_all(f, bytes)
+            })
+            .map_err(|e| io(&b)(e.into()))?;
             Some(b)
         }
         _ => None,
     };
     let mut notes = Vec::new();
     if old.as_deref() != Some(new_text.as_bytes()) {
-        crate::write_atomic(&persistent, new_text.as_bytes()).map_err(io(&persistent))?;
+        arclab_io::write_atomic(&persistent, new_text.as_bytes())
+            .map_err(|e| io(&persistent)(e.into()))?;
     } else {
         notes.push(format!(
             "{} already had this cap: not rewritten",

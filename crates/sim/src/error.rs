@@ -1,22 +1,23 @@
-//! [`WorkloadError`]: one line naming the file, the line and what is wrong.
+//! [`DescriptionError`]: a workload or scenario description was rejected;
+//! one line naming the file, the line and what is wrong.
 
 use std::fmt;
 
-/// Why a workload or scenario description was rejected.
+/// Why a workload or scenario description (TOML) was rejected.
 ///
 /// Displays as one line: `FILE: line 7: unknown workload kind `zipff` (known: …)`
 /// (the line is left out when it is not known).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkloadError {
+pub struct DescriptionError {
     origin: String,
     line: Option<usize>,
     message: String,
 }
 
-impl WorkloadError {
+impl DescriptionError {
     /// An error about `origin` (a file name, `builtin:homelab`, …).
     pub fn new(origin: &str, line: Option<usize>, message: impl Into<String>) -> Self {
-        WorkloadError {
+        DescriptionError {
             origin: origin.to_string(),
             line,
             message: message.into(),
@@ -49,7 +50,7 @@ impl WorkloadError {
                 key_of(l) == Some("kind") && l.contains(&format!("\"{v}\""))
             })
             .or(span_line);
-            return WorkloadError::new(
+            return DescriptionError::new(
                 origin,
                 line,
                 format!("unknown workload kind `{v}` (known: {kinds})"),
@@ -57,20 +58,20 @@ impl WorkloadError {
         }
         if let Some(f) = backticked(&msg, "unknown field `") {
             let line = find_line(text, after, |l| key_of(l) == Some(f)).or(span_line);
-            return WorkloadError::new(origin, line, msg);
+            return DescriptionError::new(origin, line, msg);
         }
         if msg.contains("missing field `kind`") {
-            return WorkloadError::new(
+            return DescriptionError::new(
                 origin,
                 span_line,
                 format!("no workload `kind` given (known: {kinds})"),
             );
         }
-        WorkloadError::new(origin, span_line, msg)
+        DescriptionError::new(origin, span_line, msg)
     }
 }
 
-impl fmt::Display for WorkloadError {
+impl fmt::Display for DescriptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
             Some(l) => write!(f, "{}: line {l}: {}", self.origin, self.message),
@@ -79,7 +80,7 @@ impl fmt::Display for WorkloadError {
     }
 }
 
-impl std::error::Error for WorkloadError {}
+impl std::error::Error for DescriptionError {}
 
 /// The 1-based line of byte offset `at`.
 pub(crate) fn line_at(text: &str, at: usize) -> usize {

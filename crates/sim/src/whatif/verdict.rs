@@ -6,14 +6,14 @@
 //! most [`BUSY_OK`] of the time, not saturated, with a hit ratio within
 //! [`HIT_SLACK`] of the default; when none does, the largest cap.
 
-use super::table::{gib_seconds, multiplier, percent, rate, seconds};
-use super::{Report, Row, reference};
+use super::report::{Report, Row, reference};
+use super::words::{gib_seconds, multiplier, percent, rate, seconds};
 use arclab_arc::units::format_bytes;
 
 /// Disk busy ratio still called acceptable when choosing the cap to describe.
-pub(crate) const BUSY_OK: f64 = 0.10;
+pub const BUSY_OK: f64 = 0.10;
 /// How far below the default's hit ratio the described cap may fall.
-pub(crate) const HIT_SLACK: f64 = 0.05;
+pub const HIT_SLACK: f64 = 0.05;
 
 /// "an SSD", "an HDD", "an NVMe drive", "the disk".
 fn device_phrase(name: &str) -> &'static str {
@@ -59,7 +59,7 @@ fn busy_percent(ratio: f64) -> String {
 }
 
 /// Pick the cap the verdict describes among `caps` (the reference excluded).
-pub(crate) fn featured<'a>(caps: &[&'a Row], base: &Row) -> Option<&'a Row> {
+pub fn featured<'a>(caps: &[&'a Row], base: &Row) -> Option<&'a Row> {
     let mut sorted: Vec<&Row> = caps.to_vec();
     sorted.sort_by_key(|r| r.c_max_bytes);
     sorted
@@ -74,7 +74,7 @@ pub(crate) fn featured<'a>(caps: &[&'a Row], base: &Row) -> Option<&'a Row> {
 }
 
 /// The verdict paragraph for `report`.
-pub(crate) fn verdict(report: &Report) -> String {
+pub fn verdict(report: &Report) -> String {
     let rows = &report.rows;
     let Some(first) = rows.first() else {
         return "Nothing was run.".into();
@@ -227,12 +227,12 @@ pub(crate) fn verdict(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixture;
+    use super::super::report::{example as fixture, fill_multipliers};
     use super::*;
 
     #[test]
     fn tells_the_blogs_story() {
-        let r = fixture::report();
+        let r = fixture();
         let v = &r.verdict;
         // 8G is the smallest cap keeping the SSD under 10 % busy.
         assert!(
@@ -253,7 +253,7 @@ mod tests {
             v.contains("the memory the host is short of falls to"),
             "{v}"
         );
-        let mut calm = fixture::report();
+        let mut calm = fixture();
         for row in &mut calm.rows {
             row.pressure_deficit_byte_seconds = 0.0;
         }
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn saturated_disk_is_said_and_largest_cap_described() {
-        let mut r = fixture::report();
+        let mut r = fixture();
         r.device = "hdd".parse().unwrap();
         for row in &mut r.rows {
             let b = r.device.busy(row.misses_per_sec, row.miss_bytes_per_sec);
@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn one_run_and_no_runs() {
-        let mut r = fixture::report();
+        let mut r = fixture();
         r.rows.truncate(1);
         let v = verdict(&r);
         assert!(v.starts_with("With zfs_arc_max at the default"), "{v}");
@@ -289,14 +289,14 @@ mod tests {
 
     #[test]
     fn other_groups_get_a_sentence() {
-        let mut r = fixture::report();
+        let mut r = fixture();
         let mut off = r.rows.clone();
         for row in &mut off {
             row.prefetch = false;
             row.misses_per_sec *= 2.0;
         }
         r.rows.extend(off);
-        super::super::fill_multipliers(&mut r.rows);
+        fill_multipliers(&mut r.rows);
         let v = verdict(&r);
         assert!(
             v.contains("With zfs-arc 2.3.0, prefetch off at the same cap"),

@@ -31,43 +31,44 @@ use std::str::FromStr;
 
 /// A device model: per-read latency and sequential bandwidth.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct Device {
+pub struct Device {
     /// `ssd`, `hdd`, `nvme`, or the `LAT,BW` text as given.
-    pub(crate) name: String,
+    pub name: String,
     /// Seconds per read, before the transfer.
-    pub(crate) latency_s: f64,
+    pub latency_s: f64,
     /// Bytes per second.
-    pub(crate) bandwidth_bytes_per_s: f64,
+    pub bandwidth_bytes_per_s: f64,
 }
 
 /// How busy a device is kept by a miss stream.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub(crate) struct Busy {
+pub struct Busy {
     /// Seconds of device time per second, capped at 1.
-    pub(crate) ratio: f64,
+    pub ratio: f64,
     /// The uncapped demand: above 1 the device cannot keep up.
-    pub(crate) demand_ratio: f64,
+    pub demand_ratio: f64,
     /// Whether the demand is above 1.
-    pub(crate) saturated: bool,
+    pub saturated: bool,
 }
 
 impl Device {
     /// A SATA SSD: 100 µs and 500 MB/s.
-    pub(crate) fn ssd() -> Self {
+    pub fn ssd() -> Self {
         Device::new("ssd", 100e-6, 500e6)
     }
 
     /// A 7200 rpm disk: 8 ms and 150 MB/s.
-    pub(crate) fn hdd() -> Self {
+    pub fn hdd() -> Self {
         Device::new("hdd", 8e-3, 150e6)
     }
 
     /// An NVMe SSD: 20 µs and 3 GB/s.
-    pub(crate) fn nvme() -> Self {
+    pub fn nvme() -> Self {
         Device::new("nvme", 20e-6, 3e9)
     }
 
-    fn new(name: &str, latency_s: f64, bandwidth_bytes_per_s: f64) -> Self {
+    /// A device named `name` with the given latency and bandwidth.
+    pub fn new(name: &str, latency_s: f64, bandwidth_bytes_per_s: f64) -> Self {
         Device {
             name: name.to_string(),
             latency_s,
@@ -77,7 +78,7 @@ impl Device {
 
     /// Device time per second for `misses_per_sec` reads of
     /// `miss_bytes_per_sec` bytes in total.
-    pub(crate) fn busy(&self, misses_per_sec: f64, miss_bytes_per_sec: f64) -> Busy {
+    pub fn busy(&self, misses_per_sec: f64, miss_bytes_per_sec: f64) -> Busy {
         let demand = misses_per_sec.max(0.0) * self.latency_s
             + miss_bytes_per_sec.max(0.0) / self.bandwidth_bytes_per_s;
         let demand = if demand.is_finite() { demand } else { 0.0 };
@@ -89,7 +90,7 @@ impl Device {
     }
 
     /// `ssd (100 µs + 500 MB/s)`.
-    pub(crate) fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         format!(
             "{} ({} + {})",
             self.name,
@@ -183,7 +184,7 @@ fn trim_float(v: f64) -> String {
 }
 
 /// `100 µs`, `8 ms`.
-pub(crate) fn format_latency(secs: f64) -> String {
+pub fn format_latency(secs: f64) -> String {
     if secs >= 1.0 {
         format!("{} s", trim_float(secs))
     } else if secs >= 1e-3 {
@@ -196,7 +197,7 @@ pub(crate) fn format_latency(secs: f64) -> String {
 }
 
 /// `500 MB/s`, `3 GB/s` (decimal, like data sheets).
-pub(crate) fn format_bandwidth(bps: f64) -> String {
+pub fn format_bandwidth(bps: f64) -> String {
     if bps >= 1e9 {
         format!("{} GB/s", trim_float(bps / 1e9))
     } else if bps >= 1e6 {

@@ -1,0 +1,51 @@
+//! HTML: the one escaping function, and a table as a `<table>` element
+//! (header in `<thead>`, right-aligned cells with `class="num"`).
+
+use crate::Table;
+
+/// Escape text for HTML element content and quoted attribute values:
+/// `&`, `<`, `>`, `"` and `'`.
+///
+/// ```
+/// assert_eq!(arclab_report::html::escape("<a href='x'>&\""), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;");
+/// ```
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `t` as a `<table>` element (with `id` when given), ending in `\n`.
+pub fn table(t: &Table, id: Option<&str>) -> String {
+    let mut s = match id {
+        Some(id) => format!("<table id=\"{}\">\n<thead><tr>", escape(id)),
+        None => String::from("<table>\n<thead><tr>"),
+    };
+    for h in t.headers() {
+        s.push_str(&format!("<th>{}</th>", escape(&h)));
+    }
+    s.push_str("</tr></thead>\n<tbody>\n");
+    for row in &t.rows {
+        s.push_str("<tr>");
+        for (i, c) in row.iter().enumerate() {
+            let class = if t.right_aligned(i, c) {
+                " class=\"num\""
+            } else {
+                ""
+            };
+            s.push_str(&format!("<td{class}>{}</td>", escape(&c.text())));
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</tbody>\n</table>\n");
+    s
+}

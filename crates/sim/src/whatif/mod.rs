@@ -1,0 +1,477 @@
+//! The what-if runner: replay a workload through the ZFS ARC model (or a
+//! baseline policy) on a scenario's host, with the other processes' memory
+//! demand moving under it, and summarise what the ARC did.
+//!
+//! Order per request (spec §15 within the model): the model clock advances
+//! to the request's time (running the reap thread, kernel reclaim, txg
+//! syncs due on the way), the other processes' demand is set to
+//! [`Scenario::demand_at`] that time, then the request is served. A
+//! [`Point`] is recorded every `series_step_ns` of simulated time. The
+//! counters leave out the scenario's `warmup_secs` (the cache filling up);
+//! the series and `arcstats` cover the whole run.
+//!
+//! **Sampling.** With `sample_rate = Some(R)` only the requests whose key
+//! the [`SpatialSampler`] keeps are simulated, on a miniature host: RAM,
+//! `zfs_arc_max`/`zfs_arc_min`, pinned bytes, the demand curve, the
+//! 16 MiB overflow margin (`max_recordsize`) and `meta_min` are all
+//! multiplied by R, so the miniature sees the same pressure. What does not
+//! scale: the 32 MiB floor of `c_min` (the miniature's `c_min` is larger
+//! than R × the real one when R × RAM/32 < 32 MiB) and the 64 MiB
+//! `MIN_ARC_MAX` floor — a run whose R × cap would fall below 64 MiB uses
+//! the smallest R that keeps it at 64 MiB instead (reported in
+//! [`RunResult::sampled`]). Miss counts are estimated with
+//! [`scaled_miss_ratio`]; sizes are scaled back by 1/R.
+//!
+//! The pieces, in the order a what-if goes through them:
+//!
+//! * [`plan`]: the grid of policy × version × prefetch × cap on a scenario
+//!   ([`plan::Plan::runs`]), with the one meaning of the `default` cap: the
+//!   version's own `c_max` for the host's RAM;
+//! * [`run_all`] (a generated workload) and [`run_stream`] (any request
+//!   stream, e.g. a decoded trace): every run fed by the one replay driver
+//!   [`crate::replay::drive`], the stream read once;
+//! * [`report`]: one [`report::Row`] per [`RunResult`] priced by a
+//!   [`device::Device`], and the [`verdict`] paragraph.
+//!
+//! ```
+//! use arclab_sim::whatif::{self, plan::{Cap, Plan, PolicyName}};
+//! use arclab_sim::{scenario, workload};
+//!
+//! let mut sc = scenario::builtin("homelab").unwrap();
+//! sc.warmup_secs = 1.0;
+//! let w = workload::WorkloadSpec::from_toml_str(
+//!     "kind = \"zipf\"\nalpha = 1.0\nobjects = 5000\nrate = 5000\nduration_secs = 4\n",
+//!     "inline",
+//! )
+//! .unwrap();
+//! let plan = Plan::new(vec![PolicyName::ZfsArc], vec![("8G".into(), "8G".parse::<Cap>().unwrap())]);
+//! let runs = plan.runs(&sc).unwrap();
+//! let specs: Vec<_> = runs.into_iter().map(|r| r.spec).collect();
+//! let r = &whatif::run_all(&specs, &w, 1, 1, |_| {})[0];
+//! assert!(r.hit_ratio > 0.5 && r.n_req > 10_000);
+//! assert_eq!(r.c_max_bytes, 8 << 30);
+//! assert!(!r.series.is_empty());
+//! ```
+
+pub mod device;
+pub mod plan;
+pub mod report;
+pub mod verdict;
+pub mod words;
+
+use crate::engine::Engine;
+use crate::model::ZfsSpec;
+use crate::policies::AnyPolicy;
+use crate::replay::{DEFAULT_BATCH, Sink, Target, drive};
+use crate::sample::{SpatialSampler, scaled_miss_ratio};
+use crate::scenario::Scenario;
+use crate::workload::WorkloadSpec;
+use arclab_arc::Request;
+use arclab_arc::limits::MIN_ARC_MAX;
+use arclab_arc::model::{ArcConfig, ArcStats};
+use std::convert::Infallible;
+
+/// One run: a target on a scenario.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Label for tables and plots (`default`, `8G`, …).
+    pub label: String,
+    /// The ZFS model (its `config` is used as is) or a baseline policy
+    /// (capacity: the scenario's `arc_max`, else the default `c_max`).
+    pub target: Target,
+    /// Host, pinned memory, demand curve, warm-up.
+    pub scenario: Scenario,
+    /// Spatial sampling rate R in (0, 1); `None` or ≥ 1: every request.
+    pub sample_rate: Option<f64>,
+    /// Simulated time between two series points (0: no series).
+    pub series_step_ns: u64,
+}
+/// The state of the run at one instant (bytes of the full-size host).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Point {
+    /// Simulated time.
+    pub t_ns: u64,
+    /// ARC `size` (baselines: occupied bytes).
+    pub size_bytes: u64,
+    /// ARC target `c` (baselines: capacity).
+    pub c_bytes: u64,
+    /// Other processes' demand.
+    pub other_demand_bytes: u64,
+    /// What the other processes want but cannot have (baselines: 0).
+    pub deficit_bytes: u64,
+}
+
+/// What the ARC gave back during one rise of the other processes' demand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GiveBack {
+    /// When the demand started rising.
+    pub start_ns: u64,
+    /// ARC bytes released from then until it stopped shrinking.
+    pub bytes: u64,
+    /// From the start until the ARC stopped shrinking.
+    pub duration_ns: u64,
+}
+
+/// The outcome of one run.
+#[derive(Clone, Debug, Default)]
+pub struct RunResult {
+    /// The run's label.
+    pub label: String,
+    /// Requests after the warm-up (all of them, sampled or not).
+    pub n_req: u64,
+    /// Demand misses after the warm-up (estimated when sampled).
+    pub n_miss: u64,
+    /// `n_req − n_miss` (writes count as hits for the ZFS model).
+    pub hits: u64,
+    /// Simulated time of the whole run (up to the last request).
+    pub duration_ns: u64,
+    /// The warm-up left out of the counters.
+    pub warmup_ns: u64,
+    /// `hits / n_req`.
+    pub hit_ratio: f64,
+    /// Misses per second of measured (post-warm-up) time.
+    pub misses_per_sec: f64,
+    /// Missed bytes per second of measured time.
+    pub miss_bytes_per_sec: f64,
+    /// Mean of the series' sizes after the warm-up.
+    pub mean_size_bytes: f64,
+    /// Largest series size after the warm-up.
+    pub peak_size_bytes: u64,
+    /// `c_max` (baselines: capacity).
+    pub c_max_bytes: u64,
+    /// ∫ deficit dt over the whole run (byte·seconds).
+    pub pressure_deficit_byte_seconds: f64,
+    /// One entry per rise of the other processes' demand.
+    pub giveback: Vec<GiveBack>,
+    /// A point every `series_step_ns`.
+    pub series: Vec<Point>,
+    /// arcstats at the end (ZFS model; of the miniature when sampled).
+    pub arcstats: Option<ArcStats>,
+    /// The sampling rate used, when sampled.
+    pub sampled: Option<f64>,
+}
+
+/// Scale a configuration by `r` for miniature simulation (see the module docs).
+fn scale_config(cfg: &ArcConfig, r: f64) -> ArcConfig {
+    let s = |b: u64| (b as f64 * r).round() as u64;
+    let mut c = cfg.clone();
+    c.ram_bytes = s(cfg.ram_bytes);
+    c.arc_max = cfg.arc_max.map(|m| s(m).max(MIN_ARC_MAX));
+    // zfs_arc_min below the 32 MiB floor would be ignored: leave it automatic.
+    c.arc_min = cfg.arc_min.map(s).filter(|&m| m >= 32 << 20);
+    c.fixed_c = cfg.fixed_c.map(s);
+    c.host.base_bytes = s(cfg.host.base_bytes);
+    c.host.freebsd_free_target = cfg.host.freebsd_free_target.map(s);
+    c.tunables.max_recordsize = s(cfg.tunables.max_recordsize);
+    c.tunables.meta_min = s(cfg.tunables.meta_min);
+    c
+}
+
+/// The default `c_max` of the scenario's host (baseline capacity).
+fn default_capacity(sc: &Scenario) -> u64 {
+    match sc.arc_config(None) {
+        Ok(cfg) => {
+            arclab_arc::limits(
+                cfg.ram_bytes,
+                cfg.os,
+                cfg.behaviour.limits,
+                cfg.arc_max,
+                cfg.arc_min,
+            )
+            .c_max_bytes
+        }
+        Err(_) => sc.arc_max.unwrap_or(sc.ram_bytes / 2),
+    }
+}
+
+/// One run in progress: fed batch by batch by [`crate::replay::drive`].
+pub struct Run<'a> {
+    spec: &'a RunSpec,
+    engine: Engine,
+    /// Baselines' capacity (full-size bytes); 0 for the model.
+    capacity: u64,
+    /// The sampling rate, when sampled.
+    rate: Option<f64>,
+    sampler: SpatialSampler,
+    warm: u64,
+    next_pt: u64,
+    series: Vec<Point>,
+    n_req: u64,
+    miss_s: u64,
+    miss_bytes_s: u64,
+    last_demand: u64,
+    last_t: u64,
+}
+
+impl<'a> Run<'a> {
+    /// A fresh run of `spec`: the engine built on the (scaled, when
+    /// sampled) host, pinned memory in place.
+    pub fn new(spec: &'a RunSpec) -> Run<'a> {
+        let sc = &spec.scenario;
+        let mut rate = spec
+            .sample_rate
+            .filter(|r| r.is_finite() && *r > 0.0 && *r < 1.0);
+        let (engine, capacity) = match &spec.target {
+            Target::Zfs(z) => {
+                if let (Some(r), Some(m)) = (rate, z.config.arc_max) {
+                    rate = Some(r.max(MIN_ARC_MAX as f64 / m as f64)).filter(|&r| r < 1.0);
+                }
+                let config = match rate {
+                    Some(r) => scale_config(&z.config, r),
+                    None => z.config.clone(),
+                };
+                let mut engine = Engine::zfs(&ZfsSpec {
+                    config,
+                    prefetch: z.prefetch,
+                    block_keys: z.block_keys,
+                });
+                let r = rate.unwrap_or(1.0);
+                let p = &sc.pinned;
+                let s = |b: u64| (b as f64 * r).round() as u64;
+                if let Engine::Zfs(arc) = &mut engine {
+                    arc.arc_mut()
+                        .set_pinned(s(p.dnode_bytes), s(p.dbuf_bytes), s(p.bonus_bytes));
+                }
+                (engine, 0)
+            }
+            Target::Policy(k) => {
+                let cap = sc.arc_max.unwrap_or_else(|| default_capacity(sc));
+                let scaled = (cap as f64 * rate.unwrap_or(1.0)).round().max(1.0) as u64;
+                (Engine::Policy(AnyPolicy::new(*k, scaled)), cap)
+            }
+        };
+        Run {
+            spec,
+            engine,
+            capacity,
+            rate,
+            sampler: SpatialSampler::new(rate.unwrap_or(1.0), 0),
+            warm: (sc.warmup_secs * 1e9) as u64,
+            next_pt: 0,
+            series: Vec::new(),
+            n_req: 0,
+            miss_s: 0,
+            miss_bytes_s: 0,
+            last_demand: u64::MAX,
+            last_t: 0,
+        }
+    }
+
+    fn r(&self) -> f64 {
+        self.rate.unwrap_or(1.0)
+    }
+
+    /// Bring the model's host to `t`: its clock (reap, reclaim, txg syncs on
+    /// the way), then the other processes' demand at `t` (scaled).
+    fn sync_host(&mut self, t: u64) {
+        let r = self.r();
+        if let Engine::Zfs(z) = &mut self.engine {
+            let a = z.arc_mut();
+            a.advance_to(t);
+            let d = (self.spec.scenario.demand_at(t) as f64 * r).round() as u64;
+            if d != self.last_demand {
+                a.set_other_demand(d);
+                self.last_demand = d;
+            }
+        }
+    }
+
+    /// The state at `t` (full-size bytes).
+    fn point(&mut self, t: u64) -> Point {
+        self.sync_host(t);
+        let inv = 1.0 / self.r();
+        let up = |b: u64| (b as f64 * inv).round() as u64;
+        let demand = self.spec.scenario.demand_at(t);
+        match &self.engine {
+            Engine::Zfs(z) => {
+                let a = z.arc();
+                Point {
+                    t_ns: t,
+                    size_bytes: up(a.size()),
+                    c_bytes: up(a.c()),
+                    other_demand_bytes: demand,
+                    deficit_bytes: up(a.deficit_bytes()),
+                }
+            }
+            Engine::Policy(p) => Point {
+                t_ns: t,
+                size_bytes: up(crate::Policy::occupied(p)),
+                c_bytes: self.capacity,
+                other_demand_bytes: demand,
+                deficit_bytes: 0,
+            },
+        }
+    }
+
+    /// The outcome, once the stream has ended.
+    pub fn finish(mut self) -> RunResult {
+        let step = self.spec.series_step_ns;
+        let last_t = self.last_t;
+        if step > 0 && self.series.last().is_none_or(|p| p.t_ns < last_t) {
+            let p = self.point(last_t);
+            self.series.push(p);
+        }
+        let (r, warm, n_req) = (self.r(), self.warm, self.n_req);
+        let inv = 1.0 / r;
+        let measured_s = last_t.saturating_sub(warm) as f64 / 1e9;
+        let per_s = |x: f64| {
+            if measured_s > 0.0 {
+                x / measured_s
+            } else {
+                0.0
+            }
+        };
+        let miss_ratio = if self.rate.is_some() {
+            scaled_miss_ratio(self.miss_s, r, n_req)
+        } else if n_req > 0 {
+            self.miss_s as f64 / n_req as f64
+        } else {
+            0.0
+        };
+        let n_miss = (miss_ratio * n_req as f64).round() as u64;
+        let series = self.series;
+        let after: Vec<&Point> = series.iter().filter(|p| p.t_ns >= warm).collect();
+        let mean_size_bytes = if after.is_empty() {
+            series.last().map_or(0.0, |p| p.size_bytes as f64)
+        } else {
+            after.iter().map(|p| p.size_bytes as f64).sum::<f64>() / after.len() as f64
+        };
+        let peak_size_bytes = after.iter().map(|p| p.size_bytes).max().unwrap_or(0);
+        let (arcstats, c_max_bytes, deficit) = match &self.engine {
+            Engine::Zfs(z) => {
+                let s = z.stats();
+                let c_max = (s.c_max as f64 * inv).round() as u64;
+                let d = s.model.pressure_deficit_byte_seconds * inv;
+                (Some(s), c_max, d)
+            }
+            Engine::Policy(_) => (None, self.capacity, 0.0),
+        };
+        RunResult {
+            label: self.spec.label.clone(),
+            n_req,
+            n_miss,
+            hits: n_req - n_miss,
+            duration_ns: last_t,
+            warmup_ns: warm,
+            hit_ratio: if n_req > 0 { 1.0 - miss_ratio } else { 0.0 },
+            misses_per_sec: per_s(n_miss as f64),
+            miss_bytes_per_sec: per_s(self.miss_bytes_s as f64 * inv),
+            mean_size_bytes,
+            peak_size_bytes,
+            c_max_bytes,
+            pressure_deficit_byte_seconds: deficit,
+            giveback: giveback(&series),
+            series,
+            arcstats,
+            sampled: self.rate,
+        }
+    }
+}
+
+impl Sink for Run<'_> {
+    fn consume(&mut self, batch: &[Request]) {
+        let step = self.spec.series_step_ns;
+        for req in batch {
+            let t = req.time_ns;
+            self.last_t = self.last_t.max(t);
+            while step > 0 && self.next_pt <= t {
+                let p = self.point(self.next_pt);
+                self.series.push(p);
+                self.next_pt += step;
+            }
+            let counted = t >= self.warm;
+            self.n_req += u64::from(counted);
+            if !self.sampler.keep(req.key) {
+                continue;
+            }
+            self.sync_host(t);
+            let hit = self.engine.access(req);
+            if counted && !hit {
+                self.miss_s += 1;
+                self.miss_bytes_s += u64::from(req.size);
+            }
+        }
+    }
+}
+
+/// Replay `source` (append up to `max` requests, return the count, 0 at
+/// the end) through one spec on the calling thread.
+pub fn run(spec: &RunSpec, source: &mut dyn FnMut(&mut Vec<Request>, usize) -> usize) -> RunResult {
+    let mut runs = [Run::new(spec)];
+    let Ok(_) = drive(
+        &mut runs,
+        1,
+        DEFAULT_BATCH,
+        |b, m| Ok::<_, Infallible>(source(b, m)),
+        |_| {},
+    );
+    let [r] = runs;
+    r.finish()
+}
+
+/// Every spec over one request stream, read once and fanned out by
+/// [`crate::replay::drive`] on up to `threads` threads; results in `specs`
+/// order, identical for any number of threads. A `next_batch` error stops
+/// the replay. `progress` gets the number of requests read so far.
+pub fn run_stream<E>(
+    specs: &[RunSpec],
+    threads: usize,
+    next_batch: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
+    progress: impl FnMut(u64),
+) -> Result<Vec<RunResult>, E> {
+    let mut runs: Vec<Run<'_>> = specs.iter().map(Run::new).collect();
+    drive(&mut runs, threads, DEFAULT_BATCH, next_batch, progress)?;
+    Ok(runs.into_iter().map(Run::finish).collect())
+}
+
+/// Per rise of the demand: the ARC bytes released from its start until the
+/// ARC stopped shrinking (at the series' resolution).
+pub fn giveback(series: &[Point]) -> Vec<GiveBack> {
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < series.len() {
+        if series[i].other_demand_bytes <= series[i - 1].other_demand_bytes {
+            i += 1;
+            continue;
+        }
+        let start = i - 1;
+        let s0 = series[start].size_bytes;
+        let (mut min_s, mut min_i) = (s0, start);
+        let mut j = i;
+        while j < series.len()
+            && (series[j].other_demand_bytes > series[j - 1].other_demand_bytes
+                || series[j].size_bytes < series[j - 1].size_bytes)
+        {
+            if series[j].size_bytes < min_s {
+                (min_s, min_i) = (series[j].size_bytes, j);
+            }
+            j += 1;
+        }
+        out.push(GiveBack {
+            start_ns: series[start].t_ns,
+            bytes: s0 - min_s,
+            duration_ns: series[min_i].t_ns - series[start].t_ns,
+        });
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// Every spec on one stream of `workload` generated with `seed` (see
+/// [`run_stream`]).
+pub fn run_all(
+    specs: &[RunSpec],
+    workload: &WorkloadSpec,
+    seed: u64,
+    threads: usize,
+    progress: impl FnMut(u64),
+) -> Vec<RunResult> {
+    let mut g = workload.generator(seed);
+    let Ok(r) = run_stream(
+        specs,
+        threads,
+        |buf, max| Ok::<_, Infallible>(g.next_batch(buf, max)),
+        progress,
+    );
+    r
+}

@@ -1,0 +1,320 @@
+//! The rows of a what-if: one [`Row`] per [`RunResult`], priced by a
+//! [`Device`], grouped by policy, version and prefetch, each compared with
+//! its group's `default` cap; and the [`Report`] every exporter (text,
+//! Markdown, CSV, JSON, plots, HTML) renders.
+
+use super::device::Device;
+use super::plan::Labels;
+use super::{Point, RunResult};
+use serde::Serialize;
+
+const GIB: u64 = 1 << 30;
+
+/// Everything `arclab whatif` found: the header facts, one [`Row`] per run,
+/// the time series behind the plots, and the verdict.
+#[derive(Serialize, Debug, Clone)]
+pub struct Report {
+    /// The workload's name (or the trace's path).
+    pub workload: String,
+    /// One line about the workload.
+    pub workload_description: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// The host's RAM.
+    pub ram_bytes: u64,
+    /// The scenario's OpenZFS version (rows carry their own).
+    pub zfs_version: String,
+    /// `linux` or `freebsd`.
+    pub os: String,
+    /// The disk model.
+    pub device: Device,
+    /// The workload generator's seed.
+    pub seed: u64,
+    /// Simulated time.
+    pub duration_s: f64,
+    /// How the runs were sampled, when they were (said in every output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<String>,
+    /// One per run, grouped by policy, version and prefetch, caps in order.
+    pub rows: Vec<Row>,
+    /// The verdict paragraph.
+    pub verdict: String,
+    /// Time series per run (plots and the HTML report only).
+    #[serde(skip)]
+    pub series: Vec<RunSeries>,
+}
+
+/// One run: a policy at a cap, with a version and prefetch setting.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Row {
+    /// `default` or the cap as given (`8G`).
+    pub cap: String,
+    /// `zfs-arc`, `lru`, …
+    pub policy: String,
+    /// Whether the prefetcher ran.
+    pub prefetch: bool,
+    /// OpenZFS release modelled.
+    pub zfs_version: String,
+    /// The ARC's `c_max` (the capacity, for baselines).
+    pub c_max_bytes: u64,
+    /// Requests replayed (after sampling).
+    pub n_req: u64,
+    /// Of which misses.
+    pub n_miss: u64,
+    /// Hits ÷ requests.
+    pub hit_ratio: f64,
+    /// Misses per simulated second (scaled back when sampled).
+    pub misses_per_sec: f64,
+    /// Bytes read from disk per second.
+    pub miss_bytes_per_sec: f64,
+    /// Misses per second ÷ the `default` row's of the same group; `null`
+    /// when that row had no misses or there is no reference.
+    pub miss_multiplier: Option<f64>,
+    /// Mean ARC size over time.
+    pub mean_size_bytes: f64,
+    /// Largest ARC size.
+    pub peak_size_bytes: u64,
+    /// Seconds of disk time per second (capped at 1).
+    pub disk_busy_ratio: f64,
+    /// Whether the misses need more than the whole device.
+    pub disk_saturated: bool,
+    /// ∫ (memory the host wanted but could not have) dt, in byte·seconds.
+    pub pressure_deficit_byte_seconds: f64,
+    /// Pressure bursts in which the ARC gave memory back.
+    pub giveback_events: usize,
+    /// The most the ARC gave back in one burst.
+    pub giveback_bytes: u64,
+    /// How long that took.
+    pub giveback_seconds: f64,
+    /// All memory given back over the run.
+    pub giveback_total_bytes: u64,
+    /// The spatial sampling rate, when sampled.
+    pub sample_rate: Option<f64>,
+}
+
+/// The time series of one run (one per [`Row`], same order).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunSeries {
+    /// Legend text, e.g. `8G`.
+    pub label: String,
+    /// Points in time order.
+    pub points: Vec<SeriesPoint>,
+}
+
+/// One sample of a run's series.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SeriesPoint {
+    /// Simulated seconds since the start.
+    pub t_s: f64,
+    /// ARC size.
+    pub size_bytes: u64,
+    /// The ARC's target `c`.
+    pub c_bytes: u64,
+    /// What the rest of the host (containers) asked for.
+    pub other_demand_bytes: u64,
+    /// What the host was short of at that moment.
+    pub deficit_bytes: u64,
+}
+
+impl Row {
+    /// The key rows share when one is compared with another: everything but the cap.
+    pub fn group(&self) -> (String, String, bool) {
+        (self.policy.clone(), self.zfs_version.clone(), self.prefetch)
+    }
+
+    /// `zfs-arc 2.3.0, prefetch on`: the group, in words.
+    pub fn group_label(&self) -> String {
+        if self.policy == "zfs-arc" {
+            format!(
+                "zfs-arc {}, prefetch {}",
+                self.zfs_version,
+                if self.prefetch { "on" } else { "off" }
+            )
+        } else {
+            self.policy.clone()
+        }
+    }
+}
+
+/// Set each row's `miss_multiplier` against its group's `default` row, or
+/// the group's largest cap when no row is `default`.
+pub fn fill_multipliers(rows: &mut [Row]) {
+    let refs: Vec<Option<f64>> = rows
+        .iter()
+        .map(|r| reference(rows, r).map(|x| x.misses_per_sec))
+        .collect();
+    for (row, base) in rows.iter_mut().zip(refs) {
+        row.miss_multiplier = match base {
+            Some(b) if b > 0.0 => Some(row.misses_per_sec / b),
+            Some(_) if row.misses_per_sec == 0.0 => Some(1.0),
+            _ => None,
+        };
+    }
+}
+
+/// The row `row` is compared with: its group's `default` cap, else its largest.
+pub fn reference<'a>(rows: &'a [Row], row: &Row) -> Option<&'a Row> {
+    let g = row.group();
+    let g = &g;
+    let same = || rows.iter().filter(move |r| r.group() == *g);
+    same()
+        .find(|r| r.cap == "default")
+        .or_else(|| same().max_by_key(|r| r.c_max_bytes))
+}
+
+/// The row for one run: its labels, its counters and sizes, and the disk
+/// time its misses cost on `device` (`miss_multiplier` is filled in by
+/// [`fill_multipliers`] once every row is known).
+pub fn row(r: &RunResult, labels: &Labels, device: &Device) -> Row {
+    let busy = device.busy(r.misses_per_sec, r.miss_bytes_per_sec);
+    let largest = r.giveback.iter().max_by_key(|g| g.bytes);
+    Row {
+        cap: labels.cap.clone(),
+        policy: labels.policy.clone(),
+        prefetch: labels.prefetch,
+        zfs_version: labels.zfs_version.clone(),
+        c_max_bytes: r.c_max_bytes,
+        n_req: r.n_req,
+        n_miss: r.n_miss,
+        hit_ratio: r.hit_ratio,
+        misses_per_sec: r.misses_per_sec,
+        miss_bytes_per_sec: r.miss_bytes_per_sec,
+        miss_multiplier: None,
+        mean_size_bytes: r.mean_size_bytes,
+        peak_size_bytes: r.peak_size_bytes,
+        disk_busy_ratio: busy.ratio,
+        disk_saturated: busy.saturated,
+        pressure_deficit_byte_seconds: r.pressure_deficit_byte_seconds,
+        giveback_events: r.giveback.len(),
+        giveback_bytes: largest.map_or(0, |g| g.bytes),
+        giveback_seconds: largest.map_or(0.0, |g| g.duration_ns as f64 / 1e9),
+        giveback_total_bytes: r.giveback.iter().map(|g| g.bytes).sum(),
+        sample_rate: r.sampled,
+    }
+}
+
+/// The time series of one run, in seconds.
+pub fn series(r: &RunResult, label: &str) -> RunSeries {
+    RunSeries {
+        label: label.to_string(),
+        points: r.series.iter().map(series_point).collect(),
+    }
+}
+
+fn series_point(p: &Point) -> SeriesPoint {
+    SeriesPoint {
+        t_s: p.t_ns as f64 / 1e9,
+        size_bytes: p.size_bytes,
+        c_bytes: p.c_bytes,
+        other_demand_bytes: p.other_demand_bytes,
+        deficit_bytes: p.deficit_bytes,
+    }
+}
+
+/// One row with numbers shaped like the blog's for `cap` (tests, docs).
+pub fn example_row(cap: &str, c_max: u64, peak: u64, misses: f64) -> Row {
+    let device = Device::ssd();
+    let miss_bytes = misses * 65_536.0;
+    let busy = device.busy(misses, miss_bytes);
+    Row {
+        cap: cap.into(),
+        policy: "zfs-arc".into(),
+        prefetch: true,
+        zfs_version: "2.3.0".into(),
+        c_max_bytes: c_max,
+        n_req: 22_000 * 600,
+        n_miss: (misses * 600.0) as u64,
+        hit_ratio: 1.0 - misses / 22_000.0,
+        misses_per_sec: misses,
+        miss_bytes_per_sec: miss_bytes,
+        miss_multiplier: None,
+        mean_size_bytes: peak as f64 * 0.7,
+        peak_size_bytes: peak,
+        disk_busy_ratio: busy.ratio,
+        disk_saturated: busy.saturated,
+        pressure_deficit_byte_seconds: (peak / 4) as f64 * 30.0,
+        giveback_events: 3,
+        giveback_bytes: peak / 3,
+        giveback_seconds: peak as f64 / GIB as f64 * 2.0,
+        giveback_total_bytes: peak,
+        sample_rate: None,
+    }
+}
+
+/// A hand-built report shaped like the blog's numbers: the homelab sweep
+/// default, 16G, 12G, 8G, 4G (tests and docs of the exporters).
+pub fn example() -> Report {
+    let ram = 33_543_694_582;
+    let mut rows = vec![
+        example_row("default", ram - GIB, 15 * GIB, 20.0),
+        example_row("16G", 16 * GIB, 15 * GIB, 20.5),
+        example_row("12G", 12 * GIB, 12 * GIB + GIB / 3, 60.0),
+        example_row("8G", 8 * GIB, 9 * GIB, 290.0),
+        example_row("4G", 4 * GIB, 5 * GIB, 1900.0),
+    ];
+    fill_multipliers(&mut rows);
+    let series = rows
+        .iter()
+        .map(|r| RunSeries {
+            label: r.cap.clone(),
+            points: (0..=120)
+                .map(|i| {
+                    let t = i as f64 * 5.0;
+                    let burst = (i / 20) % 2 == 1;
+                    let demand = if burst { 20 * GIB } else { 12 * GIB };
+                    let c = r.c_max_bytes.min(if burst { 6 * GIB } else { 15 * GIB });
+                    SeriesPoint {
+                        t_s: t,
+                        size_bytes: c + c / 10,
+                        c_bytes: c,
+                        other_demand_bytes: demand,
+                        deficit_bytes: if burst { GIB / (1 + i as u64 % 3) } else { 0 },
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let mut report = Report {
+        workload: "homelab".into(),
+        workload_description: "70 containers on one SSD, ~22,000 ARC reads/s".into(),
+        scenario: "homelab".into(),
+        ram_bytes: ram,
+        zfs_version: "2.3".into(),
+        os: "linux".into(),
+        device: Device::ssd(),
+        seed: 1,
+        duration_s: 600.0,
+        sampling: None,
+        rows,
+        verdict: String::new(),
+        series,
+    };
+    report.verdict = super::verdict::verdict(&report);
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multipliers_compare_with_default_of_the_same_group() {
+        let mut rows = vec![
+            example_row("default", 30 << 30, 15 << 30, 20.0),
+            example_row("8G", 8 << 30, 9 << 30, 290.0),
+            example_row("8G", 8 << 30, 9 << 30, 100.0),
+        ];
+        rows[2].prefetch = false; // its own group, no default: compared with itself
+        fill_multipliers(&mut rows);
+        assert_eq!(rows[0].miss_multiplier, Some(1.0));
+        assert_eq!(rows[1].miss_multiplier, Some(14.5));
+        assert_eq!(rows[2].miss_multiplier, Some(1.0));
+        let mut zero = vec![
+            example_row("default", 30 << 30, 15 << 30, 0.0),
+            example_row("8G", 8 << 30, 9 << 30, 3.0),
+        ];
+        fill_multipliers(&mut zero);
+        assert_eq!(zero[0].miss_multiplier, Some(1.0));
+        assert_eq!(zero[1].miss_multiplier, None);
+    }
+}
