@@ -17,6 +17,14 @@ const CANNOT_RUN: &[(&str, &str)] = &[
         "reads the live /proc/spl/kstat/zfs/arcstats: no ZFS module on a test machine",
     ),
     (
+        "arclab scenario --from-host -o host.toml",
+        "reads the live /proc and /sys: no ZFS module on a test machine",
+    ),
+    (
+        "arclab scenario --from-host --procfs /host/proc",
+        "needs a host's procfs and sysfs mounted at /host",
+    ),
+    (
         "arclab status --procfs /host/proc",
         "needs a host's procfs mounted at /host/proc",
     ),
@@ -208,6 +216,18 @@ fn every_help_example_runs() {
         "saved-arcstats.txt",
         &arclab_testdata::path("arcstats/linux-openzfs22plus-telegraf.arcstats"),
     );
+    // `scenario --from-host --arcstats arcstats.txt --meminfo meminfo.txt`:
+    // the OpenZFS 2.2+ capture and a meminfo of a 32 GiB host beside it.
+    link(
+        d,
+        "arcstats.txt",
+        &arclab_testdata::path("arcstats/linux-openzfs22plus-telegraf.arcstats"),
+    );
+    std::fs::write(
+        d.join("meminfo.txt"),
+        "MemTotal:       32746580 kB\nMemFree:         1000000 kB\nMemAvailable:    8000000 kB\n",
+    )
+    .unwrap();
     link(
         d,
         "node_exporter-metrics.txt",
@@ -220,6 +240,18 @@ fn every_help_example_runs() {
     );
     std::fs::create_dir(d.join("plots")).unwrap();
 
+    // `whatif --scenario host.toml` reads what the live example would write.
+    let made = Command::new(env!("CARGO_BIN_EXE_arclab"))
+        .args(["scenario", "--from-host", "--arcstats", "arcstats.txt"])
+        .args(["--meminfo", "meminfo.txt", "-o", "host.toml"])
+        .current_dir(d)
+        .output()
+        .expect("run arclab");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
     let mut ran = Vec::new();
     let mut skipped = Vec::new();
     let mut failed = Vec::new();

@@ -378,7 +378,7 @@ fn workload_writes_as_an_oracle_general_trace() {
 /// command path (its own job runner, libCacheSim's counters).
 #[test]
 fn a_trace_through_whatif_matches_sim() {
-    let t = common::trace("cloudPhysicsIO.oracleGeneral.bin");
+    let t = common::trace("cloudPhysicsIO.oracleGeneral.bin.zst");
     let w = json(&[
         "whatif",
         "--trace",
