@@ -446,7 +446,7 @@ fn compute(input: LimitsInput, c_min_32m: bool) -> Limits {
     let mut v = input.version;
     if os == Os::FreeBSD && v < V2_0 {
         notes.push(format!(
-            "FreeBSD never ran ZoL {v}; pre-OpenZFS FreeBSD sized the ARC from vm.kmem_size (spec §13), \
+            "FreeBSD never ran ZoL {v}; pre-OpenZFS FreeBSD sized the ARC from vm.kmem_size, \
              which is not modelled: computed as FreeBSD OpenZFS 2.0"
         ));
         v = V2_0;

@@ -175,7 +175,8 @@ pub(crate) struct TraceInput {
 }
 
 impl TraceInput {
-    fn options(&self) -> Result<OpenOptions> {
+    /// The open options these flags give.
+    pub(crate) fn options(&self) -> Result<OpenOptions> {
         let delimiter = match self.csv_delimiter.as_str() {
             "\\t" | "tab" => b'\t',
             d if d.len() == 1 => d.as_bytes()[0],

@@ -230,6 +230,11 @@ fn every_help_example_runs() {
     .unwrap();
     link(
         d,
+        "node_exporter-metrics.txt",
+        &arclab_testdata::path("arcstats/linux-zol07-node_exporter.metrics.txt"),
+    );
+    link(
+        d,
         "freebsd-sysctl.txt",
         &arclab_testdata::path("arcstats/freebsd14-telegraf.sysctl.txt"),
     );

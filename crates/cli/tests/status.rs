@@ -214,3 +214,68 @@ fn bad_input_names_the_file_and_line() {
     fails(&["status", "--sysctl", p], 2);
     fails(&["status", "--arcstats", p, "--procfs", "/proc"], 2);
 }
+
+/// node_exporter's metrics text of the ZoL 0.7 host and its arcstats, read at
+/// the same moment: `status --metrics` equals `status --arcstats` except for
+/// what the metrics text cannot carry (the kstat header, and exact integers
+/// beyond 2^53: node_exporter prints floats, so the int64
+/// `memory_available_bytes` -922337203685477580 arrives as
+/// -9.223372036854776e+17).
+#[test]
+fn metrics_text_gives_the_same_status_as_the_arcstats() {
+    let m = fixture("linux-zol07-node_exporter.metrics.txt");
+    let a = fixture("linux-zol07-node_exporter.arcstats");
+    let vm = json(&["status", "--metrics", m.to_str().unwrap(), "--json"]);
+    let va = json(&["status", "--arcstats", a.to_str().unwrap(), "--json"]);
+    let (om, oa) = (vm.as_object().unwrap(), va.as_object().unwrap());
+    assert_eq!(om.keys().collect::<Vec<_>>(), oa.keys().collect::<Vec<_>>());
+    let no_header = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .filter(|x| !x.contains("header announces") && !x.contains("memory_available_bytes is"))
+            .collect()
+    };
+    let mut compared = 0;
+    for (k, x) in oa {
+        let y = &om[k];
+        match k.as_str() {
+            "source" => {}
+            "available_bytes" => {
+                let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+                assert!((x - y).abs() <= 1024.0, "{x} vs {y}");
+            }
+            _ if x.is_array() && x.as_array().unwrap().iter().all(|e| e.is_string()) => {
+                assert_eq!(no_header(x), no_header(y), "{k}")
+            }
+            _ => assert_eq!(x, y, "{k}"),
+        }
+        compared += 1;
+    }
+    assert!(compared > 20, "{compared}");
+    // The raw values of the metrics file are those of the arcstats file.
+    let r = raw(&a);
+    assert_eq!(
+        vm["size_bytes"].as_i64().map(i128::from),
+        r.get("size").copied()
+    );
+    assert_eq!(
+        vm["c_max_bytes"].as_i64().map(i128::from),
+        r.get("c_max").copied()
+    );
+    // Not node_exporter text: a clear error naming the file.
+    let e = fails(&["status", "--metrics", a.to_str().unwrap()], 1);
+    assert!(e.contains("node_zfs_arc_"), "{e}");
+}
+
+/// On FreeBSD the cap is named as FreeBSD spells it (loader.conf /
+/// sysctl `vfs.zfs.arc.max`, or the alias `vfs.zfs.arc_max`), not Linux's.
+#[test]
+fn freebsd_status_names_the_freebsd_tunable() {
+    let f = fixture("freebsd14-telegraf.sysctl.txt");
+    let out = arclab(&["status", "--sysctl", f.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("vfs.zfs.arc.max"), "{text}");
+    assert!(!text.contains("zfs_arc_max"), "{text}");
+}

@@ -123,7 +123,7 @@ fn sleeps_for_the_interval_and_prints_a_table() {
     assert!(out.status.success());
     assert!(t0.elapsed() >= std::time::Duration::from_millis(200));
     let s = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = s.lines().collect();
+    let lines: Vec<&str> = s[s.find('\n').unwrap() + 1..].lines().collect();
     assert_eq!(lines.len(), 4, "{s}");
     assert!(
         lines[0].contains("read/s") && lines[0].contains("avail"),
@@ -153,6 +153,7 @@ fn a_counter_reset_is_shown_in_the_table() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap()).lines();
+    out.next();
     out.next();
     out.next();
     write(d.path(), &kstat(5, 11_000_000_000, &rows(10, 200, 70, 40)));
@@ -196,4 +197,55 @@ fn bad_arguments_and_missing_files() {
         1,
     );
     assert!(e.contains("no ZFS kstats"), "{e}");
+    // The hint names only options `top` takes.
+    assert!(e.contains("--arcstats") && !e.contains("--sysctl"), "{e}");
+}
+
+/// Every row's cells line up under the header: the since-load interval of
+/// the first row (97946.59 s on the ZoL 0.7 fixture: snaptime − crtime of its
+/// header, 97951858082072 − 5266997922 ns) is stated on its own line, and the
+/// row's int cell is `load`. The fixture's int64 memory_available_bytes
+/// -922337203685477580 is not shown as "-819.20 PiB"; a plausible negative
+/// value is shown signed.
+#[test]
+fn first_interval_on_its_own_line_and_available_memory_sane() {
+    let f = arclab_testdata::path("arcstats/linux-zol07-node_exporter.arcstats");
+    let s = ok(&[
+        "top",
+        "--count",
+        "2",
+        "--interval",
+        "10ms",
+        "--arcstats",
+        f.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines.len(), 4, "{s}");
+    assert!(lines[0].contains("97946.59 s"), "{s}");
+    let header = lines[1];
+    let avail_end = header.find("avail").unwrap() + "avail".len();
+    let int_end = header.find(" int").unwrap() + " int".len();
+    for row in &lines[2..] {
+        // Right-aligned cells end where their header ends.
+        assert_eq!(row.as_bytes()[int_end], b' ', "{s}");
+        assert_eq!(row.as_bytes()[avail_end], b' ', "{s}");
+        assert_eq!(&row[avail_end - 7..avail_end], "invalid", "{s}");
+    }
+    assert!(lines[2][..int_end].ends_with("load"), "{s}");
+    assert!(!s.contains("PiB"), "{s}");
+    assert!(s.contains("-922337203685477580 is implausible"), "{s}");
+    // A real shortfall of 3 GiB (kstat type 3, int64) is shown as -3.00 GiB.
+    let d = tempfile::tempdir().unwrap();
+    let mut t = kstat(5, 10_000_000_000, &rows(1000, 100, 60, 40));
+    t.push_str("memory_available_bytes          3    -3221225472\n");
+    t = t.replacen(" 7 0 ", " 8 0 ", 1);
+    write(d.path(), &t);
+    let s = ok(&[
+        "top",
+        "--count",
+        "1",
+        "--procfs",
+        d.path().to_str().unwrap(),
+    ]);
+    assert!(s.contains(" -3.00 GiB"), "{s}");
 }

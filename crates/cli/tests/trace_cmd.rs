@@ -90,3 +90,32 @@ fn convert_never_leaves_a_partial_output() {
     assert!(e.contains("bad.oracleGeneral.bin"), "{e}");
     assert_eq!(std::fs::read(&out).unwrap(), b"precious");
 }
+
+/// oracleGeneral records carry no operation (libCacheSim's
+/// oracleGeneralBin_read_one_req sets none; docs/formats.md), so `trace info`
+/// says "unknown" instead of "100.0 % reads"; vscsi records the SCSI command,
+/// so its split is given and covers every request (113,872, data/README.md).
+#[test]
+fn info_says_unknown_where_the_format_has_no_operation() {
+    let f = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
+    let text = ok(&["trace", "info", &f]);
+    let line = text.lines().find(|l| l.contains("reads / writes")).unwrap();
+    assert!(line.contains("unknown") && !line.contains('%'), "{line}");
+    let v = json(&["trace", "info", &f, "--json"]);
+    assert!(v["n_read"].is_null() && v["n_write"].is_null(), "{v}");
+    assert_eq!(v["ops_recorded"], false);
+    let v = json(&[
+        "trace",
+        "info",
+        &trace("cloudPhysicsIO.vscsi.zst"),
+        "--json",
+    ]);
+    assert_eq!(v["ops_recorded"], true);
+    let sum: u64 = ["n_read", "n_write", "n_delete"]
+        .iter()
+        .map(|k| v[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 113_872);
+    // Both reads and writes occur: the field was read, not defaulted to reads.
+    assert!(v["n_write"].as_u64().unwrap() > 0, "{v}");
+}

@@ -276,3 +276,148 @@ fn cap_apply_refuses_without_privileges() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a directory"));
 }
+
+/// What `tune check` prints cites no spec section (a `§` the output never
+/// defines): the vm.kmem_size note and the prefetch explanation used to.
+#[test]
+fn check_output_cites_no_spec_sections() {
+    let d = tempfile::tempdir().unwrap();
+    let l = d.path().join("loader.conf");
+    std::fs::write(
+        &l,
+        "vfs.zfs.arc_max=\"4G\"\nvfs.zfs.prefetch_disable=\"1\"\n",
+    )
+    .unwrap();
+    let l = l.to_str().unwrap();
+    let out = arclab(&[
+        "tune",
+        "check",
+        "--os",
+        "freebsd",
+        "--zfs-version",
+        "legacy",
+        l,
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("autotuned at boot"), "{text}");
+    assert!(!text.contains('§'), "{text}");
+}
+
+fn cap_args(root: &str, extra: &[&str]) -> std::process::Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_arclab"));
+    c.args(["tune", "cap", "8G", "--root", root]).args(extra);
+    c.env("ARCLAB_FAKE_UID", "0");
+    c.output().unwrap()
+}
+
+/// `tune cap` says where RAM came from, shows the cap in force as "before",
+/// applies idempotently and replaces its own stale comment.
+#[test]
+fn cap_names_ram_source_shows_cap_in_force_and_is_idempotent() {
+    // 16 GiB already set in the file; on 64 GiB the 2.2 default would be
+    // allmem/2 = 32 GiB (module/zfs/arc.c arc_init(), 2.0–2.2), so "before"
+    // must say 16 GiB.
+    let r = root_with_module(Some("options zfs zfs_arc_max=17179869184\n"));
+    let root = r.path().to_str().unwrap();
+    let out = cap_args(root, &["--ram", "64G"]);
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{s}");
+    assert!(
+        s.contains("RAM 64.00 GiB (68719476736 bytes) from --ram"),
+        "{s}"
+    );
+    assert!(
+        s.contains("c_max 16.00 GiB (zfs_arc_max=17179869184 in ") && s.contains("→ 8.00 GiB"),
+        "{s}"
+    );
+    assert!(!s.contains("c_max 32.00 GiB"), "{s}");
+    // No --ram: RAM from the root's /proc/meminfo, and the output says so.
+    std::fs::create_dir_all(r.path().join("proc")).unwrap();
+    std::fs::write(
+        r.path().join("proc/meminfo"),
+        "MemTotal:       16777216 kB\nMemFree: 1 kB\n",
+    )
+    .unwrap();
+    let s = String::from_utf8(cap_args(root, &[]).stdout).unwrap();
+    assert!(
+        s.contains("RAM 16.00 GiB (17179869184 bytes) from MemTotal of "),
+        "{s}"
+    );
+    assert!(s.contains("give --ram for another host"), "{s}");
+
+    // A stale arclab comment is replaced, not left above the new value.
+    let conf = r.path().join("etc/modprobe.d/zfs.conf");
+    std::fs::write(
+        &conf,
+        "# arclab tune cap: 64.00 MiB\noptions zfs zfs_arc_max=67108864\n",
+    )
+    .unwrap();
+    let out = cap_args(root, &["--ram", "64G", "--apply"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = std::fs::read_to_string(&conf).unwrap();
+    assert_eq!(
+        after,
+        "# arclab tune cap: 8.00 GiB\noptions zfs zfs_arc_max=8589934592\n"
+    );
+    // The same cap again: nothing written, no second backup.
+    let out = cap_args(root, &["--ram", "64G", "--apply"]);
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success() && s.contains("Nothing to do"), "{s}");
+    assert_eq!(std::fs::read_to_string(&conf).unwrap(), after);
+    assert!(
+        r.path()
+            .join("etc/modprobe.d/zfs.conf.arclab-backup")
+            .exists()
+    );
+    assert!(
+        !r.path()
+            .join("etc/modprobe.d/zfs.conf.arclab-backup.1")
+            .exists()
+    );
+}
+
+/// A FreeBSD 14 loader.conf (OpenZFS 2.x names, `vfs.zfs.arc.min` /
+/// `vfs.zfs.arc.max` as in FreeBSD 14's loader.conf(5) / OpenZFS
+/// module/os/freebsd sysctl names) with one leftover pre-OpenZFS
+/// `vfs.zfs.prefetch_disable`: checked as OpenZFS, the modern names are not
+/// "wrong names", and the output says what was inferred and why.
+#[test]
+fn freebsd14_loader_conf_with_one_legacy_line_is_checked_as_openzfs() {
+    let d = tempfile::tempdir().unwrap();
+    let l = d.path().join("loader.conf");
+    std::fs::write(
+        &l,
+        "zfs_load=\"YES\"\nvfs.zfs.arc.min=\"1G\"\nvfs.zfs.arc.max=\"8G\"\nvfs.zfs.prefetch_disable=\"1\"\n",
+    )
+    .unwrap();
+    let l = l.to_str().unwrap();
+    let out = arclab(&["tune", "check", "--ram", "32G", l]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Checking as OpenZFS"), "{text}");
+    assert!(!text.contains("pre-OpenZFS FreeBSD (base"), "{text}");
+    assert!(
+        text.contains("inferred OpenZFS") && text.contains("2 OpenZFS-only name(s)"),
+        "{text}"
+    );
+    let line = text
+        .lines()
+        .find(|x| x.contains("vfs.zfs.arc.min = 1G"))
+        .unwrap();
+    assert!(!line.contains("wrong name"), "{line}");
+    // Legacy evidence that outweighs the modern one still selects pre-OpenZFS.
+    let old = d.path().join("old-loader.conf");
+    std::fs::write(
+        &old,
+        "vm.kmem_size=\"8192M\"\nvfs.zfs.arc_max=\"6144M\"\nvfs.zfs.prefetch_disable=\"1\"\n",
+    )
+    .unwrap();
+    let text = String::from_utf8(arclab(&["tune", "check", old.to_str().unwrap()]).stdout).unwrap();
+    assert!(
+        text.contains("Checking as pre-OpenZFS FreeBSD") && text.contains("inferred pre-OpenZFS"),
+        "{text}"
+    );
+}

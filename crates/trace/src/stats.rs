@@ -14,7 +14,7 @@
 use crate::fasthash::KeyMap;
 use arclab_arc::{Op, Request};
 
-use crate::{TraceError, TraceReader};
+use crate::{Format, TraceError, TraceReader};
 
 /// Summary of the LRU stack distances of reused accesses: for each access to
 /// an object seen before, the number of distinct other objects accessed since
@@ -63,6 +63,29 @@ pub struct TraceStats {
     pub one_hit_wonders: u64,
     /// LRU stack distances of reused accesses.
     pub reuse_distance: ReuseSummary,
+}
+
+/// Whether a trace of `format` records each request's operation (read,
+/// write, delete): vscsi does (its SCSI command), lcs from record version 2
+/// (`op` field), csv when an op column is configured (`csv_op_col`);
+/// oracleGeneral, lcs v1, txt and ARC `.lis` do not, and their readers
+/// report every request as a read, so [`TraceStats::n_read`] and the others
+/// mean nothing for them.
+///
+/// ```
+/// use arclab_trace::{stats::records_op, Format};
+/// assert!(!records_op(Format::OracleGeneral, None, None));
+/// assert!(records_op(Format::Vscsi, None, None));
+/// assert!(!records_op(Format::Lcs, Some(1), None) && records_op(Format::Lcs, Some(2), None));
+/// assert!(records_op(Format::Csv, None, Some(3)));
+/// ```
+pub fn records_op(format: Format, lcs_version: Option<u64>, csv_op_col: Option<usize>) -> bool {
+    match format {
+        Format::Vscsi => true,
+        Format::Lcs => lcs_version.is_some_and(|v| v >= 2),
+        Format::Csv => csv_op_col.is_some(),
+        Format::OracleGeneral | Format::Txt | Format::Lis => false,
+    }
 }
 
 /// Fenwick (binary indexed) tree of 0/1 marks over access positions.

@@ -355,6 +355,130 @@ pub fn parse_kstat(text: &str, file: &str, kind: KstatKind) -> Result<ArcSnapsho
     Ok(snap)
 }
 
+/// Parse Prometheus node_exporter text (`/metrics`, or a saved copy of it)
+/// into an arcstats snapshot: the `node_zfs_arc_<field>` samples its Linux
+/// ZFS collector reads from `/proc/spl/kstat/zfs/arcstats`. The field is the
+/// name after `kstat.zfs.misc.arcstats.` in the sample's `# HELP` line, else
+/// the metric name without `node_zfs_arc_`. Other metrics are skipped.
+/// Values are printed as floats (`1.91744e+06`): integers are read exactly,
+/// floats rounded to the nearest integer (exact below 2^53; beyond that,
+/// e.g. a negative `memory_available_bytes`, within float precision).
+///
+/// ```
+/// use arclab_zfs::arcstats::{parse_node_exporter, Value};
+/// let t = "# HELP node_zfs_arc_c kstat.zfs.misc.arcstats.c\n# TYPE node_zfs_arc_c untyped\nnode_zfs_arc_c 4.183988224e+09\nnode_load1 0.5\n";
+/// let s = parse_node_exporter(t, "m.txt").unwrap();
+/// assert_eq!(s.get("c"), Some(Value::Unsigned(4_183_988_224)));
+/// assert_eq!(s.fields.len(), 1);
+/// ```
+pub fn parse_node_exporter(text: &str, file: &str) -> Result<ArcSnapshot, ParseError> {
+    let err = |line: usize, kind: ParseErrorKind| ParseError {
+        file: file.to_string(),
+        line,
+        kind,
+    };
+    if text.trim().is_empty() {
+        return Err(err(1, ParseErrorKind::Empty));
+    }
+    let mut help: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    let mut fields = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("# HELP ") {
+            let mut w = rest.splitn(2, ' ');
+            if let (Some(metric), Some(h)) = (w.next(), w.next())
+                && let Some(f) = h.trim().strip_prefix("kstat.zfs.misc.arcstats.")
+            {
+                help.insert(metric, f);
+            }
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (metric, rest) = match line.find(['{', ' ', '\t']) {
+            Some(p) => line.split_at(p),
+            None => (line, ""),
+        };
+        let Some(stripped) = metric.strip_prefix("node_zfs_arc_") else {
+            continue;
+        };
+        let rest = match rest.strip_prefix('{') {
+            Some(r) => match r.find('}') {
+                Some(p) => &r[p + 1..],
+                None => {
+                    return Err(err(
+                        i + 1,
+                        ParseErrorKind::UnknownLayout(format!("`{metric}`: unclosed label set")),
+                    ));
+                }
+            },
+            None => rest,
+        };
+        let name = help.get(metric).copied().unwrap_or(stripped).to_string();
+        let Some(raw) = rest.split_whitespace().next() else {
+            return Err(err(i + 1, ParseErrorKind::MissingValue { name }));
+        };
+        let value = match parse_int(&name, raw, None) {
+            Ok(v) => v,
+            Err(_) => {
+                let nan = || ParseErrorKind::NotANumber {
+                    name: name.clone(),
+                    value: raw.to_string(),
+                };
+                let f: f64 = raw.parse().map_err(|_| err(i + 1, nan()))?;
+                let r = f.round();
+                // `as` saturates; reject what does not fit instead.
+                if !(-9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0).contains(&r) {
+                    return Err(err(
+                        i + 1,
+                        ParseErrorKind::OutOfRange {
+                            name,
+                            value: raw.to_string(),
+                            kstat_type: if r < 0.0 { 3 } else { 4 },
+                        },
+                    ));
+                }
+                if r < 0.0 {
+                    Value::Signed(r as i64)
+                } else {
+                    Value::Unsigned(r as u64)
+                }
+            }
+        };
+        fields.push(Field {
+            name,
+            value,
+            kstat_type: None,
+            line: i + 1,
+        });
+    }
+    if !fields.iter().any(|f| KstatKind::ArcStats.knows(&f.name)) {
+        return Err(err(
+            1,
+            ParseErrorKind::UnknownLayout(
+                "no node_zfs_arc_* arcstats metric (is this node_exporter output from a Linux ZFS host?)"
+                    .into(),
+            ),
+        ));
+    }
+    let mut warnings = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for f in &fields {
+        if !seen.insert(f.name.as_str()) {
+            warnings.push(format!("line {}: duplicate field `{}`", f.line, f.name));
+        }
+    }
+    Ok(ArcSnapshot {
+        kind: KstatKind::ArcStats,
+        fields,
+        snaptime_ns: None,
+        header: None,
+        source: Source::LinuxProc,
+        warnings,
+    })
+}
+
 fn parse_int(name: &str, text: &str, ty: Option<u8>) -> Result<Value, ParseErrorKind> {
     let nan = || ParseErrorKind::NotANumber {
         name: name.to_string(),

@@ -35,6 +35,7 @@ pub mod arcstats;
 pub mod catalog;
 pub mod host;
 pub mod rates;
+pub mod source;
 pub mod status;
 pub mod tune;
 pub mod version;

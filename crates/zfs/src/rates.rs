@@ -139,8 +139,12 @@ pub struct TopRow {
     pub size: Option<u64>,
     /// `c` now.
     pub c: Option<u64>,
-    /// `memory_available_bytes` now.
+    /// `memory_available_bytes` now (negative when free memory is below
+    /// `arc_sys_free`); `None` when absent or implausible.
     pub avail: Option<i64>,
+    /// An implausible `memory_available_bytes` that was ignored (see
+    /// [`crate::status::plausible_available`]).
+    pub avail_implausible: Option<i64>,
     /// Counters reset in this interval (all, when the module was reloaded).
     pub resets: Vec<String>,
     /// True when the module was reloaded (or the host rebooted).
@@ -158,6 +162,14 @@ fn gauges(cur: &ArcSnapshot) -> (Option<u64>, Option<u64>, Option<i64>) {
         cur.get("memory_available_bytes")
             .and_then(|v| i64::try_from(v.as_i128()).ok()),
     )
+}
+
+/// `(plausible, implausible)` available memory.
+fn split_avail(a: Option<i64>) -> (Option<i64>, Option<i64>) {
+    match a {
+        Some(a) if !crate::status::plausible_available(a) => (None, Some(a)),
+        a => (a, None),
+    }
 }
 
 /// The row for the interval `prev` → `cur`.
@@ -185,7 +197,8 @@ pub fn row(prev: &ArcSnapshot, cur: &ArcSnapshot, wall_seconds: f64) -> TopRow {
         prefetch_misses: d.rate(PREFETCH_MISSES),
         size,
         c,
-        avail,
+        avail: split_avail(avail).0,
+        avail_implausible: split_avail(avail).1,
         resets: d
             .counters
             .iter()
@@ -229,7 +242,8 @@ pub fn first_row(cur: &ArcSnapshot) -> TopRow {
         prefetch_misses: rate(PREFETCH_MISSES),
         size,
         c,
-        avail,
+        avail: split_avail(avail).0,
+        avail_implausible: split_avail(avail).1,
         resets: Vec::new(),
         reloaded: false,
     }

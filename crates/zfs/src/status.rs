@@ -521,8 +521,9 @@ pub fn explain(
         && d * 10 >= l * 9
     {
         warnings.push(format!(
-            "dnode pressure: dnode_size {} is {:.0} % of arc_dnode_limit {} — the ARC keeps asking the OS to drop inodes (arc_prune); raise zfs_arc_dnode_limit_percent or lower the number of cached files",
-            format_bytes(d), d as f64 * 100.0 / l as f64, format_bytes(l)
+            "dnode pressure: dnode_size {} is {:.0} % of arc_dnode_limit {} — the ARC keeps asking the OS to drop inodes (arc_prune); raise {} or lower the number of cached files",
+            format_bytes(d), d as f64 * 100.0 / l as f64, format_bytes(l),
+            crate::tune::catalog::name_on("zfs_arc_dnode_limit_percent", os)
         ));
     }
     if let Some((u, Some(l))) = meta
@@ -537,7 +538,7 @@ pub fn explain(
         ));
     }
     if let Some(a) = available {
-        if a < -(1i64 << 50) {
+        if !plausible_available(a) {
             warnings.push(format!("memory_available_bytes is {a}: implausible (a placeholder or a corrupted sample), ignored"));
         } else if a < 0 {
             warnings.push(format!(
@@ -601,6 +602,19 @@ pub fn explain(
     })
 }
 
+/// Whether a `memory_available_bytes` (an int64 that is negative when free
+/// memory is below `arc_sys_free`) is plausible: not below −1 PiB. The ZoL
+/// 0.7 fixture carries −922337203685477580 (about −i64::MAX/10), a value no
+/// host's memory shortfall reaches.
+///
+/// ```
+/// assert!(arclab_zfs::status::plausible_available(-(3 << 30)));
+/// assert!(!arclab_zfs::status::plausible_available(-922_337_203_685_477_580));
+/// ```
+pub fn plausible_available(a: i64) -> bool {
+    a >= -(1i64 << 50)
+}
+
 /// The slack above `c` before eviction is triggered, per release (§6.1).
 fn slack(v: &VersionRange, c: u64) -> (u64, &'static str) {
     let k = (c >> 8).max(16 << 20);
@@ -642,7 +656,7 @@ fn explain_overshoot(
             format_bytes(n), format_bytes(e)
         )),
         (Some(e), Some(_)) if e >= over && over >= s => out.push(format!(
-            "{} is evictable, more than the overshoot: eviction has not run yet — nothing allocated ARC memory since c dropped (e.g. zfs_arc_max lowered at runtime, §3.4), or eviction is skipping young prefetched and busy headers",
+            "{} is evictable, more than the overshoot: eviction has not run yet — nothing allocated ARC memory since c dropped (e.g. zfs_arc_max lowered at runtime), or eviction is skipping young prefetched and busy headers",
             format_bytes(e)
         )),
         (Some(e), Some(_)) => out.push(format!("only {} is evictable; the rest is held", format_bytes(e))),

@@ -8,6 +8,7 @@ use arclab_arc::units::format_bytes;
 use arclab_zfs::arcstats;
 use arclab_zfs::host;
 use arclab_zfs::status::{self, Status};
+use arclab_zfs::tune::catalog::name_on;
 use std::path::{Path, PathBuf};
 
 /// What the ARC does with your RAM: size against its target and limits, the
@@ -18,18 +19,23 @@ use std::path::{Path, PathBuf};
     arclab status                      (reads /proc/spl/kstat/zfs/arcstats)\n  \
     arclab status --procfs /host/proc --json\n  \
     arclab status --arcstats saved-arcstats.txt --ram 31.24GiB\n  \
-    arclab status --sysctl freebsd-sysctl.txt")]
+    arclab status --sysctl freebsd-sysctl.txt\n  \
+    arclab status --metrics node_exporter-metrics.txt   (curl -s http://host:9100/metrics > FILE)")]
 pub(crate) struct StatusArgs {
     /// procfs root: reads DIR/spl/kstat/zfs/{arcstats,zfetchstats,dbufstats} [default: /proc].
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["arcstats", "sysctl"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["arcstats", "sysctl", "metrics"])]
     procfs: Option<PathBuf>,
     /// A saved Linux arcstats file.
-    #[arg(long, value_name = "FILE", conflicts_with = "sysctl")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["sysctl", "metrics"])]
     arcstats: Option<PathBuf>,
     /// A saved FreeBSD `sysctl kstat.zfs.misc` (or `…arcstats`) output.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "metrics")]
     sysctl: Option<PathBuf>,
-    /// RAM in bytes or with a binary suffix (31.24GiB); default: memory_all_bytes.
+    /// A saved Prometheus node_exporter metrics text (its `node_zfs_arc_*`
+    /// samples, from a Linux host).
+    #[arg(long, value_name = "FILE")]
+    metrics: Option<PathBuf>,
+    /// RAM (default: memory_all_bytes). Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// Print JSON.
@@ -42,6 +48,9 @@ pub(crate) fn run(args: StatusArgs) -> Result<()> {
         &args.procfs,
         args.arcstats.as_ref().or(args.sysctl.as_ref()),
     ) {
+        _ if args.metrics.is_some() => {
+            host::read_metrics_file(args.metrics.as_deref().unwrap_or(Path::new("")))?
+        }
         (_, Some(f)) => host::read_kstat_file(f)?,
         (Some(d), None) => host::read_procfs(d)?,
         (None, None) => host::read_procfs(Path::new("/proc"))?,
@@ -136,6 +145,7 @@ fn human(s: &Status, name: &str) -> String {
         .trim_end(),
     );
     o.push('\n');
+    let arc_max = name_on("zfs_arc_max", s.os);
     match (
         s.default_c_max_bytes,
         &s.default_c_max_formula,
@@ -147,12 +157,12 @@ fn human(s: &Status, name: &str) -> String {
             format_bytes(d),
             if changed {
                 format!(
-                    "→ c_max was changed from the default (zfs_arc_max set: {} instead of {})",
+                    "→ c_max was changed from the default ({arc_max} set: {} instead of {})",
                     format_bytes(s.c_max_bytes),
                     format_bytes(d)
                 )
             } else {
-                "→ c_max is the default: zfs_arc_max is not set".into()
+                format!("→ c_max is the default: {arc_max} is not set")
             }
         )),
         _ => o.push_str("  default c_max: unknown without RAM\n"),

@@ -63,7 +63,10 @@ fn clock() -> String {
 }
 
 fn note(r: &TopRow) -> String {
-    if r.time_source == "since load" {
+    let bad = r.avail_implausible.map_or(String::new(), |a| {
+        format!("; memory_available_bytes {a} is implausible, ignored")
+    });
+    let n: String = if r.time_source == "since load" {
         "average since module load".into()
     } else if r.reloaded {
         "RESET: module reloaded or host rebooted; counters restarted".into()
@@ -71,7 +74,8 @@ fn note(r: &TopRow) -> String {
         format!("RESET: {} went down", r.resets.join(", "))
     } else {
         String::new()
-    }
+    };
+    (n + &bad).trim_start_matches("; ").to_string()
 }
 
 fn cells(r: &TopRow) -> Vec<String> {
@@ -85,7 +89,11 @@ fn cells(r: &TopRow) -> Vec<String> {
     let reads = ["hits", "iohits", "misses"];
     vec![
         clock(),
-        format!("{:.2}s", r.seconds),
+        if r.time_source == "since load" {
+            "load".into()
+        } else {
+            format!("{:.2}s", r.seconds)
+        },
         rate(r.reads, &reads),
         rate(r.hits, &["hits"]),
         rate(r.iohits, &["iohits"]),
@@ -105,13 +113,12 @@ fn cells(r: &TopRow) -> Vec<String> {
         ),
         r.size.map_or("-".into(), format_bytes),
         r.c.map_or("-".into(), format_bytes),
-        r.avail.map_or("-".into(), |a| {
-            if a < 0 {
-                format!("-{}", format_bytes(a.unsigned_abs()))
-            } else {
-                format_bytes(a.unsigned_abs())
-            }
-        }),
+        match (r.avail, r.avail_implausible) {
+            (Some(a), _) if a < 0 => format!("-{}", format_bytes(a.unsigned_abs())),
+            (Some(a), _) => format_bytes(a.unsigned_abs()),
+            (None, Some(_)) => "invalid".into(),
+            (None, None) => "-".into(),
+        },
         note(r),
     ]
 }
@@ -130,6 +137,7 @@ fn json_row(r: &TopRow) -> serde_json::Value {
         "size_bytes": r.size,
         "c_bytes": r.c,
         "avail_bytes": r.avail,
+        "avail_implausible_bytes": r.avail_implausible,
         "resets": r.resets,
         "reloaded": r.reloaded,
     })
@@ -161,6 +169,16 @@ pub(crate) fn run(args: TopArgs) -> Result<()> {
         for (i, c) in HEADERS.iter().enumerate() {
             h.push_str(&format!("{c:>width$} ", width = w[i]));
         }
+        let first = rates::first_row(&prev.arc);
+        output::print(&if first.seconds > 0.0 {
+            format!(
+                "First row (int \"load\"): averages over the {:.2} s ({:.2} days) since the module loaded; then one row per interval.\n",
+                first.seconds,
+                first.seconds / 86_400.0
+            )
+        } else {
+            "First row (int \"load\"): since module load, whose time this source does not record; then one row per interval.\n".into()
+        })?;
         output::print(&(h.trim_end().to_string() + "\n"))?;
     }
     output::print(&line(&rates::first_row(&prev.arc), args.json))?;

@@ -57,9 +57,11 @@ struct Info<'a> {
     start_time_secs: f64,
     end_time_secs: f64,
     time_span_secs: f64,
-    n_read: u64,
-    n_write: u64,
-    n_delete: u64,
+    /// `None` where the format does not record the operation.
+    n_read: Option<u64>,
+    n_write: Option<u64>,
+    n_delete: Option<u64>,
+    ops_recorded: bool,
     one_hit_wonders: u64,
     one_hit_wonder_ratio: f64,
     reuse_distance: &'a arclab_trace::stats::ReuseSummary,
@@ -75,6 +77,11 @@ fn info(path: &Path, input: &TraceInput, json: bool) -> Result<()> {
         anyhow::bail!("{}: the trace holds no requests", path.display());
     }
     let span = s.end_time_ns.saturating_sub(s.start_time_ns) as f64 / 1e9;
+    let ops = arclab_trace::stats::records_op(
+        reader.format(),
+        reader.lcs_stats().map(|l| l.version),
+        input.options()?.csv.op_col,
+    );
     let info = Info {
         trace: path.display().to_string(),
         format: reader.format().to_string(),
@@ -85,9 +92,10 @@ fn info(path: &Path, input: &TraceInput, json: bool) -> Result<()> {
         start_time_secs: s.start_time_ns as f64 / 1e9,
         end_time_secs: s.end_time_ns as f64 / 1e9,
         time_span_secs: span,
-        n_read: s.n_read,
-        n_write: s.n_write,
-        n_delete: s.n_delete,
+        n_read: ops.then_some(s.n_read),
+        n_write: ops.then_some(s.n_write),
+        n_delete: ops.then_some(s.n_delete),
+        ops_recorded: ops,
         one_hit_wonders: s.one_hit_wonders,
         one_hit_wonder_ratio: s.one_hit_wonders as f64 / s.n_obj.max(1) as f64,
         reuse_distance: &s.reuse_distance,
@@ -110,12 +118,16 @@ fn info(path: &Path, input: &TraceInput, json: bool) -> Result<()> {
         ("time span", format!("{span:.0} s")),
         (
             "reads / writes / deletes",
-            format!(
-                "{} / {} / {}",
-                pct(s.n_read),
-                pct(s.n_write),
-                pct(s.n_delete)
-            ),
+            if ops {
+                format!(
+                    "{} / {} / {}",
+                    pct(s.n_read),
+                    pct(s.n_write),
+                    pct(s.n_delete)
+                )
+            } else {
+                format!("unknown ({} does not record the operation)", info.format)
+            },
         ),
         (
             "one-hit wonders",

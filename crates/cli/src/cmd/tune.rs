@@ -39,7 +39,7 @@ pub(crate) enum TuneCommand {
 /// `tune check` arguments.
 #[derive(clap::Args, Debug)]
 pub(crate) struct CheckArgs {
-    /// RAM in bytes or with a binary suffix (32G, 31.24GiB).
+    /// RAM. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// linux or freebsd (default: from the file kinds).
@@ -62,10 +62,11 @@ pub(crate) struct CheckArgs {
 /// `tune cap` arguments.
 #[derive(clap::Args, Debug)]
 pub(crate) struct CapArgs {
-    /// The cap: bytes or with a binary suffix (8G = 8589934592).
+    /// The cap. Binary units, like ZFS: 8G, 8GB and 8GiB all mean 8 GiB = 8589934592 bytes; a plain number is bytes.
     #[arg(value_name = "SIZE", value_parser = crate::args::size)]
     size: u64,
     /// RAM (default: memory_all_bytes from ROOT/proc, or MemTotal of ROOT/proc/meminfo).
+    /// Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
     ram: Option<u64>,
     /// linux or freebsd [default: linux].
@@ -221,19 +222,41 @@ fn cap(a: CapArgs) -> Result<()> {
         (Some(os), _) => os,
         (None, _) => snap.as_ref().map_or(Os::Linux, |s| arclab_zfs::infer(s).os),
     };
-    let ram = a
-        .ram
-        .or_else(|| snap.as_ref().and_then(|s| s.get_u64("memory_all_bytes")))
-        .or_else(|| {
-            host::procfs_meminfo(&procfs)
-                .ok()
-                .flatten()
-                .map(|m| m.total_bytes)
-        });
-    if ram.is_none() {
-        notes.push("RAM unknown (no --ram, no arcstats, no /proc/meminfo): the value is not checked against RAM and c_min".into());
+    let ram = match a.ram {
+        Some(r) => Some((r, "--ram".to_string())),
+        None => snap
+            .as_ref()
+            .and_then(|s| s.get_u64("memory_all_bytes"))
+            .map(|r| {
+                let p = procfs.join("spl/kstat/zfs/arcstats");
+                (r, format!("memory_all_bytes of {}", p.display()))
+            })
+            .or_else(|| {
+                host::procfs_meminfo(&procfs).ok().flatten().map(|m| {
+                    (
+                        m.total_bytes,
+                        format!("MemTotal of {}", procfs.join("meminfo").display()),
+                    )
+                })
+            }),
+    };
+    match &ram {
+        Some((r, from)) => notes.push(format!(
+            "RAM {} ({r} bytes) from {from}{}",
+            format_bytes(*r),
+            if a.ram.is_none() { " (this machine; give --ram for another host)" } else { "" }
+        )),
+        None => notes.push("RAM unknown (no --ram, no arcstats, no /proc/meminfo): the value is not checked against RAM and c_min".into()),
     }
-    let plan = apply::plan_cap(a.size, os, target, ram);
+    let ram = ram.map(|(r, _)| r);
+    let draft = apply::plan_cap(a.size, os, target, ram);
+    let plan = apply::plan_cap_with(
+        a.size,
+        os,
+        target,
+        ram,
+        apply::cap_in_force(&draft, &a.root),
+    );
     print_plan(&plan, &a.root, snap.as_ref(), &notes)?;
     if let Some(Verdict::Ignored { reason }) = &plan.verdict {
         bail!("the kernel would ignore this cap: {reason}");
@@ -250,7 +273,19 @@ fn cap(a: CapArgs) -> Result<()> {
         Err(_) => apply::effective_uid(),
     };
     let done = apply::apply_cap(&plan, &a.root, uid)?;
-    let mut o = format!("\nWrote {}\n", done.persistent.display());
+    if done.unchanged {
+        return output::print(&format!(
+            "\nNothing to do: {} and the runtime parameter already cap the ARC at {} ({} bytes); nothing written.\n",
+            done.persistent.display(),
+            format_bytes(plan.bytes),
+            plan.bytes
+        ));
+    }
+    let mut o = if done.notes.iter().any(|n| n.contains("not rewritten")) {
+        "\n".to_string()
+    } else {
+        format!("\nWrote {}\n", done.persistent.display())
+    };
     if let Some(b) = &done.backup {
         o.push_str(&format!("Backup of the previous file: {}\n", b.display()));
     }

@@ -59,7 +59,7 @@ pub enum HostError {
     },
     /// The procfs root has no ZFS kstats.
     #[error(
-        "{dir}: no ZFS kstats here (is the zfs module loaded? use --arcstats FILE or --sysctl FILE for saved copies)"
+        "{dir}: no ZFS kstats here (is the zfs module loaded? use --arcstats FILE for a saved copy, Linux kstat or FreeBSD sysctl text)"
     )]
     NoKstats {
         /// `ROOT/spl/kstat/zfs`.
@@ -172,6 +172,20 @@ pub fn read_kstat_file(path: &Path) -> Result<Kstats, HostError> {
         name,
         arc,
         zfetch,
+        dbuf: None,
+    })
+}
+
+/// Read a saved Prometheus node_exporter metrics text (the `node_zfs_arc_*`
+/// samples, see [`arcstats::parse_node_exporter`]).
+pub fn read_metrics_file(path: &Path) -> Result<Kstats, HostError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let arc = arcstats::parse_node_exporter(&text, &name).map_err(ReadError::from)?;
+    Ok(Kstats {
+        name,
+        arc,
+        zfetch: None,
         dbuf: None,
     })
 }

@@ -55,8 +55,21 @@ pub struct CapPlan {
     pub notes: Vec<String>,
 }
 
-/// Plan a cap of `bytes` on `zfs_arc_max`.
+/// Plan a cap of `bytes` on `zfs_arc_max` from the release's defaults.
 pub fn plan_cap(bytes: u64, os: Os, target: Target, ram: Option<u64>) -> CapPlan {
+    plan_cap_with(bytes, os, target, ram, None)
+}
+
+/// Plan a cap of `bytes` on `zfs_arc_max` on a host where `in_force` (the
+/// bytes and where they were read, see [`cap_in_force`]) already caps the
+/// ARC: "before" is that cap, not the release's default.
+pub fn plan_cap_with(
+    bytes: u64,
+    os: Os,
+    target: Target,
+    ram: Option<u64>,
+    in_force: Option<(u64, String)>,
+) -> CapPlan {
     let mut notes = Vec::new();
     let (persistent_path, persistent_line, runtime_path, runtime_command, shrink) = match (
         os, target,
@@ -86,11 +99,20 @@ pub fn plan_cap(bytes: u64, os: Os, target: Target, ram: Option<u64>) -> CapPlan
     };
     let mut verdict = None;
     if let (Some(ram), Target::OpenZfs(v)) = (ram, target) {
-        let before = limits::limits(ram, os, v, None, None);
+        let before = limits::limits(ram, os, v, in_force.as_ref().map(|(b, _)| *b), None);
         let after = limits::limits(ram, os, v, Some(bytes), None);
         verdict = after.arc_max.clone();
+        let now = match (&in_force, &before.arc_max) {
+            (Some((b, from)), Some(Verdict::Accepted)) => {
+                format!("zfs_arc_max={b} in {from}")
+            }
+            (Some((b, from)), _) => {
+                format!("the default: zfs_arc_max={b} in {from} is ignored by the kernel")
+            }
+            (None, _) => "the default".to_string(),
+        };
         notes.push(format!(
-            "c_max {} → {}; c_min {} → {}; dnode limit {} → {}",
+            "c_max {} ({now}) → {}; c_min {} → {}; dnode limit {} → {}",
             format_bytes(before.c_max_bytes),
             format_bytes(after.c_max_bytes),
             format_bytes(before.c_min_bytes),
@@ -122,19 +144,32 @@ pub fn plan_cap(bytes: u64, os: Os, target: Target, ram: Option<u64>) -> CapPlan
     }
 }
 
+/// The comment `edit_modprobe` writes above the line it owns.
+const CAP_COMMENT: &str = "# arclab tune cap:";
+
 /// Set `zfs_arc_max` in modprobe.d text: replace the value on every
-/// `options zfs` line that has it, or append an `options zfs` line.
+/// `options zfs` line that has it, or append an `options zfs` line. The
+/// `# arclab tune cap: SIZE` comment arclab wrote before is replaced, never
+/// left stale above a new value.
 pub fn edit_modprobe(existing: &str, bytes: u64) -> String {
+    let comment = format!("{CAP_COMMENT} {}", format_bytes(bytes));
     let mut found = false;
-    let mut out: Vec<String> = existing
-        .lines()
-        .map(|line| {
-            let mut words = line.split_whitespace();
-            if words.next() == Some("options")
-                && words.next() == Some("zfs")
-                && line.contains("zfs_arc_max=")
-            {
-                found = true;
+    let mut out: Vec<String> = Vec::new();
+    for line in existing.lines() {
+        if line.trim_start().starts_with(CAP_COMMENT) {
+            // Re-added right above the line it describes.
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        if words.next() == Some("options")
+            && words.next() == Some("zfs")
+            && line.contains("zfs_arc_max=")
+        {
+            if !found && existing.contains(CAP_COMMENT) {
+                out.push(comment.clone());
+            }
+            found = true;
+            out.push(
                 line.split(' ')
                     .map(|w| {
                         if w.starts_with("zfs_arc_max=") {
@@ -144,17 +179,59 @@ pub fn edit_modprobe(existing: &str, bytes: u64) -> String {
                         }
                     })
                     .collect::<Vec<_>>()
-                    .join(" ")
-            } else {
-                line.to_string()
-            }
-        })
-        .collect();
+                    .join(" "),
+            );
+        } else {
+            out.push(line.to_string());
+        }
+    }
     if !found {
-        out.push(format!("# arclab tune cap: {}", format_bytes(bytes)));
+        out.push(comment);
         out.push(format!("options zfs zfs_arc_max={bytes}"));
     }
     out.join("\n") + "\n"
+}
+
+/// The `zfs_arc_max` a persistent file sets (modprobe.d `options zfs
+/// zfs_arc_max=N`, loader.conf `vfs.zfs.arc.max` / `vfs.zfs.arc_max`; the
+/// last one wins, as when the kernel reads them), if any and readable as a
+/// size.
+///
+/// ```
+/// use arclab_zfs::tune::apply::cap_in_text;
+/// assert_eq!(cap_in_text("options zfs zfs_arc_max=17179869184\n", "zfs.conf"), Some(16 << 30));
+/// assert_eq!(cap_in_text("vfs.zfs.arc_max=\"6144M\"\n", "loader.conf"), Some(6 << 30));
+/// assert_eq!(cap_in_text("options zfs zfs_arc_min=1\n", "zfs.conf"), None);
+/// ```
+pub fn cap_in_text(text: &str, file: &str) -> Option<u64> {
+    let f = super::files::parse_text(text, file, None).ok()?;
+    f.settings
+        .iter()
+        .filter(|s| match &s.module {
+            Some(m) => m == "zfs" && s.name == "zfs_arc_max",
+            None => s.name == "vfs.zfs.arc.max" || s.name == "vfs.zfs.arc_max",
+        })
+        .filter_map(|s| arclab_arc::units::parse_bytes(&s.value).ok())
+        .next_back()
+}
+
+/// The cap in force on a host under `root` for `plan`'s OS: the runtime
+/// parameter when it is set (non-zero), else the persistent file's value.
+/// Returns the bytes and where they were read.
+pub fn cap_in_force(plan: &CapPlan, root: &Path) -> Option<(u64, String)> {
+    if let Some(rt) = &plan.runtime_path {
+        let p = root.join(rt);
+        if let Ok(t) = std::fs::read_to_string(&p)
+            && let Ok(v) = t.trim().parse::<u64>()
+            && v != 0
+        {
+            return Some((v, p.display().to_string()));
+        }
+    }
+    let p = root.join(&plan.persistent_path);
+    let text = std::fs::read_to_string(&p).ok()?;
+    let shown = p.display().to_string();
+    cap_in_text(&text, &shown).map(|v| (v, shown))
 }
 
 /// Set the ARC cap in loader.conf text: replace any `vfs.zfs.arc.max` /
@@ -229,6 +306,8 @@ pub struct Applied {
     pub runtime: Option<PathBuf>,
     /// Remarks (runtime not written, command to run by hand).
     pub notes: Vec<String>,
+    /// Both files already held the cap: nothing was written, no backup made.
+    pub unchanged: bool,
 }
 
 /// The effective uid, read from the owner of `/proc/self` (Linux); `None`
@@ -337,8 +416,20 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
         Os::Linux => edit_modprobe(&old_text, plan.bytes),
         Os::FreeBSD => edit_loader(&old_text, &plan.persistent_line),
     };
+    let runtime_set = runtime.as_ref().is_none_or(|p| {
+        std::fs::read_to_string(p).is_ok_and(|t| t.trim().parse::<u64>() == Ok(plan.bytes))
+    });
+    if old.as_deref() == Some(new_text.as_bytes()) && runtime_set {
+        return Ok(Applied {
+            persistent,
+            backup: None,
+            runtime: None,
+            notes: Vec::new(),
+            unchanged: true,
+        });
+    }
     let backup = match &old {
-        Some(bytes) => {
+        Some(bytes) if bytes.as_slice() != new_text.as_bytes() => {
             let b = backup_path(&persistent);
             // The backup keeps the mode of the file it copies (a 0600
             // zfs.conf stays private) and, like every write, goes through a
@@ -352,11 +443,18 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
             .map_err(|e| io(&b)(e.into()))?;
             Some(b)
         }
-        None => None,
+        _ => None,
     };
-    arclab_io::write_atomic(&persistent, new_text.as_bytes())
-        .map_err(|e| io(&persistent)(e.into()))?;
     let mut notes = Vec::new();
+    if old.as_deref() != Some(new_text.as_bytes()) {
+        arclab_io::write_atomic(&persistent, new_text.as_bytes())
+            .map_err(|e| io(&persistent)(e.into()))?;
+    } else {
+        notes.push(format!(
+            "{} already had this cap: not rewritten",
+            persistent.display()
+        ));
+    }
     let mut wrote_runtime = None;
     match (&runtime, &plan.runtime_path) {
         (Some(p), _) => {
@@ -385,6 +483,7 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
         backup,
         runtime: wrote_runtime,
         notes,
+        unchanged: false,
     })
 }
 

@@ -115,7 +115,7 @@ static TUNABLES: &[Tunable] = &[
       "dnode limit as % of c_max (of arc_meta_limit before 2.2)", Some(r(0, 7, 0)), None),
     t("zfs_arc_dnode_reduce_percent", "vfs.zfs.arc.dnode_reduce_percent", &[], &[], Integer, "10",
       "share of excess dnodes a prune asks to release", Some(r(0, 7, 0)), None),
-    t("zfs_arc_sys_free", "vfs.zfs.arc.sys_free", &[], &[], Bytes, "0 (computed: §5.1)",
+    t("zfs_arc_sys_free", "vfs.zfs.arc.sys_free", &[], &[], Bytes, "0 (computed: arc_set_sys_free())",
       "memory the ARC keeps free for the rest of the system", None, None),
     t("zfs_arc_grow_retry", "vfs.zfs.arc.grow_retry", &[], &[], Integer, "0 (5 s)",
       "seconds after a shrink before the ARC may grow again", None, None),
@@ -192,6 +192,27 @@ pub fn all() -> &'static [Tunable] {
     TUNABLES
 }
 
+/// How an operator of `os` spells the tunable whose Linux name is `linux`:
+/// the Linux name on Linux; on FreeBSD the OpenZFS sysctl, with the first
+/// alias it still accepts (`vfs.zfs.arc.max` / `vfs.zfs.arc_max`). An
+/// uncatalogued name is returned as given.
+///
+/// ```
+/// use arclab_zfs::tune::catalog::name_on;
+/// use arclab_arc::limits::Os;
+/// assert_eq!(name_on("zfs_arc_max", Os::Linux), "zfs_arc_max");
+/// assert_eq!(name_on("zfs_arc_max", Os::FreeBSD), "vfs.zfs.arc.max / vfs.zfs.arc_max");
+/// ```
+pub fn name_on(linux: &str, os: arclab_arc::limits::Os) -> String {
+    match (os, TUNABLES.iter().find(|t| t.linux == linux)) {
+        (arclab_arc::limits::Os::FreeBSD, Some(t)) => match t.freebsd_aliases.first() {
+            Some(a) => format!("{} / {a}", t.freebsd),
+            None => t.freebsd.to_string(),
+        },
+        _ => linux.to_string(),
+    }
+}
+
 /// Find a tunable by any of its names.
 pub fn lookup(name: &str) -> Option<(&'static Tunable, Naming)> {
     TUNABLES.iter().find_map(|t| {
@@ -215,9 +236,7 @@ pub fn non_zfs_note(name: &str) -> Option<&'static str> {
         "vm.kmem_size" => {
             "kernel malloc arena size; pre-OpenZFS FreeBSD sizes the ARC from it (c_max = max(5/8·kmem, kmem − 1 GiB)) and requires vfs.zfs.arc_max < kmem_size"
         }
-        "vm.kmem_size_max" => {
-            "upper bound of the autotuned kmem_size (pre-OpenZFS ARC sizing, §13)"
-        }
+        "vm.kmem_size_max" => "upper bound of the autotuned kmem_size (pre-OpenZFS ARC sizing)",
         "vm.kmem_size_min" => "lower bound of the autotuned kmem_size",
         "vm.kmem_size_scale" => "kmem_size autotuning divisor: physmem / scale",
         "kern.maxvnodes" => {

@@ -155,35 +155,93 @@ fn decide(files: &[TunablesFile], opts: &CheckOptions) -> (Os, Target, Vec<Strin
         if let Some(v) = files.iter().find_map(|f| f.module_version.as_deref())
             && let Ok((zv, _)) = ZfsVersion::parse_with_note(v)
         {
-            notes.push(format!("release {v} from the module's sysfs `version` file"));
+            notes.push(format!(
+                "release {v} from the module's sysfs `version` file"
+            ));
             return Target::OpenZfs(zv);
         }
-        let marker = files
-            .iter()
-            .flat_map(|f| &f.settings)
-            .find(|s| LEGACY_MARKERS.contains(&s.name.as_str()));
-        match (os, marker) {
-            (Os::FreeBSD, Some(m)) => {
-                notes.push(format!(
-                    "{}:{}: `{}` is a pre-OpenZFS FreeBSD setting ⇒ checking as pre-OpenZFS FreeBSD (use --zfs-version to override)",
-                    m.file, m.line, m.name
-                ));
-                Target::FreeBsdLegacy
-            }
-            _ => {
-                notes.push(
-                    "release not given: assuming the latest behaviour, OpenZFS 2.3.0+ (use --zfs-version)"
-                        .into(),
-                );
-                Target::OpenZfs(ZfsVersion::V2_3)
-            }
+        if os == Os::FreeBSD {
+            let (t, why) = infer_freebsd_target(files);
+            notes.push(why);
+            return t;
         }
+        notes.push(
+            "release not given: assuming the latest behaviour, OpenZFS 2.3.0+ (use --zfs-version)"
+                .into(),
+        );
+        Target::OpenZfs(ZfsVersion::V2_3)
     });
     if target == Target::FreeBsdLegacy && os == Os::Linux {
         notes.push("pre-OpenZFS targets are FreeBSD only: checking as FreeBSD".into());
         return (Os::FreeBSD, target, notes);
     }
     (os, target, notes)
+}
+
+/// Weigh the names in FreeBSD files: names only OpenZFS has (`vfs.zfs.arc.min`)
+/// against names only pre-OpenZFS FreeBSD has (`vfs.zfs.prefetch_disable`,
+/// `vm.kmem_size`, …). Pre-OpenZFS only when its names outnumber the OpenZFS
+/// ones, so one legacy line left in a modern file does not turn the modern
+/// names into "wrong names". Names both accept (`vfs.zfs.arc_max`) weigh
+/// nothing. Returns the target and what was inferred and why.
+fn infer_freebsd_target(files: &[TunablesFile]) -> (Target, String) {
+    let mut modern = Vec::new();
+    let mut legacy = Vec::new();
+    for s in files.iter().flat_map(|f| &f.settings) {
+        let at = format!("`{}` ({}:{})", s.name, s.file, s.line);
+        if LEGACY_MARKERS.contains(&s.name.as_str()) {
+            legacy.push(at);
+            continue;
+        }
+        match tunecat::lookup(&s.name) {
+            Some((_, Naming::Legacy)) => legacy.push(at),
+            Some((t, Naming::FreeBsd)) if !t.legacy.contains(&s.name.as_str()) => modern.push(at),
+            _ => {}
+        }
+    }
+    let list = |v: &[String]| {
+        let mut l = v.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+        if v.len() > 3 {
+            l.push_str(&format!(" and {} more", v.len() - 3));
+        }
+        l
+    };
+    let hint = "use --zfs-version to override";
+    match (modern.len(), legacy.len()) {
+        (0, 0) => (
+            Target::OpenZfs(ZfsVersion::V2_3),
+            format!(
+                "release not given and no name is specific to OpenZFS or to pre-OpenZFS FreeBSD: assuming OpenZFS 2.3.0+ ({hint})"
+            ),
+        ),
+        (m, l) if l > m => (
+            Target::FreeBsdLegacy,
+            format!(
+                "inferred pre-OpenZFS FreeBSD: {l} pre-OpenZFS name(s) ({}) outweigh {m} OpenZFS-only name(s){} ({hint})",
+                list(&legacy),
+                if m > 0 {
+                    format!(" ({})", list(&modern))
+                } else {
+                    String::new()
+                }
+            ),
+        ),
+        (m, l) => (
+            Target::OpenZfs(ZfsVersion::V2_3),
+            format!(
+                "inferred OpenZFS (FreeBSD 13+), checked as 2.3.0+: {m} OpenZFS-only name(s) ({}){} ({hint})",
+                list(&modern),
+                if l > 0 {
+                    format!(
+                        " outweigh {l} pre-OpenZFS name(s) ({}), reported below",
+                        list(&legacy)
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+        ),
+    }
 }
 
 /// Parse a numeric value the way the file's reader would.

@@ -158,7 +158,7 @@ fn judge_legacy(
     notes: &mut Vec<String>,
 ) {
     let Some(kmem) = ctx.kmem else {
-        notes.push("vm.kmem_size not set: it is autotuned at boot (§13), so arc_max cannot be checked against it".into());
+        notes.push("vm.kmem_size not set: it is autotuned at boot (FreeBSD sys/kern/kern_malloc.c: kmeminit()), so arc_max cannot be checked against it".into());
         return;
     };
     // v28-era arc_init (§13).
@@ -289,7 +289,7 @@ pub(crate) fn explain_other(ctx: &Ctx, fd: &mut Finding) {
             "{} predictive prefetch{}",
             if on { "disables" } else { "keeps (default)" },
             if on {
-                ", including the prescient L1 step; send/scrub prescient prefetch stays (§10.2); sequential reads lose read-ahead"
+                ", including the prescient L1 step; send/scrub prescient prefetch stays; sequential reads lose read-ahead"
             } else {
                 ""
             }
