@@ -5,8 +5,8 @@ use arclab_arc::{Op, Request};
 
 use crate::CsvOptions;
 use crate::error::{TraceError, TraceErrorKind};
-use crate::source::Source;
 use crate::lines::{LineReader, clean_field, invalid, parse_id, parse_u64};
+use crate::source::Source;
 
 /// Streaming CSV reader.
 pub(crate) struct CsvReader {

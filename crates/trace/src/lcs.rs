@@ -15,8 +15,8 @@
 
 use arclab_arc::{Op, Request};
 
-use crate::records::{RecordFormat, u32_at, u64_at};
 use crate::error::TraceErrorKind;
+use crate::records::{RecordFormat, u32_at, u64_at};
 
 /// Size of the lcs header.
 pub(crate) const HEADER_SIZE: usize = 8192;

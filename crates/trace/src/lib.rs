@@ -45,18 +45,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod records;
 pub mod clock;
 mod csv;
 mod error;
 mod fasthash;
 mod lcs;
+mod lines;
 mod lis;
 mod oracle_general;
 mod reader;
+mod records;
 mod source;
 pub mod stats;
-mod lines;
 mod txt;
 mod vscsi;
 mod writer;
@@ -68,8 +68,8 @@ use std::str::FromStr;
 
 pub use error::{Location, TraceError, TraceErrorKind};
 pub use lcs::LcsStats;
-pub use reader::TraceReader;
 pub use lines::hash_id;
+pub use reader::TraceReader;
 pub use writer::write_oracle_general;
 
 use source::Compression;

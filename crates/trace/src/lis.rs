@@ -6,8 +6,8 @@
 use arclab_arc::Request;
 
 use crate::error::{TraceError, TraceErrorKind};
-use crate::source::Source;
 use crate::lines::{LineReader, invalid, parse_u64};
+use crate::source::Source;
 
 /// Streaming, lazily expanding `.lis` reader.
 pub(crate) struct LisReader {

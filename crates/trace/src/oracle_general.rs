@@ -6,8 +6,8 @@
 
 use arclab_arc::Request;
 
-use crate::records::{RecordFormat, u32_at, u64_at};
 use crate::error::TraceErrorKind;
+use crate::records::{RecordFormat, u32_at, u64_at};
 
 /// Bytes per oracleGeneral record.
 pub(crate) const RECORD_SIZE: usize = 24;

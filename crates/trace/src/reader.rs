@@ -6,12 +6,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use arclab_arc::Request;
 
-use crate::records::BinReader;
 use crate::csv::CsvReader;
 use crate::error::{Location, TraceError, TraceErrorKind};
 use crate::lcs::{self, Lcs, LcsStats};
 use crate::lis::LisReader;
 use crate::oracle_general::OracleGeneral;
+use crate::records::BinReader;
 use crate::source::Opened;
 use crate::txt::TxtReader;
 use crate::vscsi::{self, Vscsi};

@@ -36,6 +36,38 @@ pub struct ReuseSummary {
     pub max: u64,
 }
 
+/// The distinct objects of a trace and their bytes (each object counted at
+/// the size of its first request): what a cache size given as a fraction of
+/// the working set needs, in one cheap pass — no reuse distances.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkingSet {
+    /// Distinct objects.
+    pub objects: u64,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+impl WorkingSet {
+    /// Read `reader` to its end.
+    pub fn compute(reader: &mut TraceReader) -> Result<WorkingSet, TraceError> {
+        let mut seen: KeyMap<()> = KeyMap::default();
+        let mut ws = WorkingSet::default();
+        let mut batch: Vec<Request> = Vec::with_capacity(1 << 16);
+        loop {
+            batch.clear();
+            if reader.read_batch(&mut batch, 1 << 16)? == 0 {
+                return Ok(ws);
+            }
+            for r in &batch {
+                if seen.insert(r.key, ()).is_none() {
+                    ws.objects += 1;
+                    ws.bytes += u64::from(r.size);
+                }
+            }
+        }
+    }
+}
+
 /// Statistics of a whole trace.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]

@@ -5,8 +5,8 @@
 use arclab_arc::Request;
 
 use crate::error::TraceError;
-use crate::source::Source;
 use crate::lines::{LineReader, clean_field, parse_id};
+use crate::source::Source;
 
 /// Streaming txt reader.
 pub(crate) struct TxtReader {

@@ -8,8 +8,8 @@
 
 use arclab_arc::{Op, Request};
 
-use crate::records::{RecordFormat, u16_at, u32_at, u64_at};
 use crate::error::TraceErrorKind;
+use crate::records::{RecordFormat, u16_at, u32_at, u64_at};
 
 /// The two vscsi record layouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

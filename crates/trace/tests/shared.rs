@@ -84,6 +84,19 @@ fn lcs_header_stats() {
     assert_eq!((s.n_req_byte, s.n_obj_byte), (4_368_040_448, 2_029_769_728));
 }
 
+/// The one-pass working set equals the counts libCacheSim wrote into the lcs
+/// header (n_obj, n_obj_byte; data/README.md).
+#[test]
+fn working_set_on_sample() {
+    let mut r = open(
+        trace("cloudPhysicsIO.oracleGeneral.bin.zst"),
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    let w = arclab_trace::stats::WorkingSet::compute(&mut r).unwrap();
+    assert_eq!((w.objects, w.bytes), (48_974, 2_029_769_728));
+}
+
 #[test]
 fn stats_on_sample() {
     let mut r = open(

@@ -13,7 +13,7 @@ use arclab_sim::model::ZfsSpec;
 use arclab_sim::replay::{Job, JobResult, ReplayConfig, Target, replay};
 use arclab_sim::whatif::plan::{Cap, PolicyName};
 use arclab_trace::clock::{Clock, Clocked};
-use arclab_trace::stats::TraceStats;
+
 use serde::Serialize;
 
 /// Replay a trace through cache policies at several sizes.
@@ -385,13 +385,12 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
     output::print(&text)
 }
 
-/// Unique objects and their bytes (each object counted at its first size),
-/// from the one trace summary (`arclab_trace::stats`).
+/// Unique objects and their bytes (each object counted at its first size).
 fn working_set(input: &TraceInput, path: &std::path::Path) -> Result<WorkingSet> {
     let mut reader = input.open(path)?;
-    let s = TraceStats::compute(&mut reader, |_| {})?;
+    let w = arclab_trace::stats::WorkingSet::compute(&mut reader)?;
     Ok(WorkingSet {
-        objects: s.n_obj,
-        bytes: s.working_set_bytes,
+        objects: w.objects,
+        bytes: w.bytes,
     })
 }
