@@ -8,6 +8,7 @@ mod args;
 mod cmd;
 mod output;
 mod progress;
+mod remote;
 mod report;
 
 use clap::{Parser, Subcommand};

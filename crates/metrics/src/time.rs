@@ -29,6 +29,13 @@ use std::fmt;
 #[error("{0}")]
 pub struct TimeError(pub String);
 
+/// Now, in Unix seconds (0 if the system clock is before 1970).
+pub fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
 /// Days since 1970-01-01 for a proleptic Gregorian date (Hinnant's `days_from_civil`).
 pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };

@@ -25,7 +25,7 @@ pub(crate) struct ChangeArgs {
 }
 
 pub(crate) fn run(args: ChangeArgs) -> Result<()> {
-    let now = super::record::now();
+    let now = arclab_metrics::time::now();
     let t = match &args.at {
         Some(s) => parse_time(s, now).map_err(|e| UsageError(format!("--at: {e}")))?,
         None => now,
@@ -35,7 +35,7 @@ pub(crate) fn run(args: ChangeArgs) -> Result<()> {
             UsageError("the change needs a description, e.g. \"zfs_arc_max=8G\"".into()).into(),
         );
     }
-    let mut store = Store::create_or_open(&args.db, &super::record::hostname())?;
+    let mut store = Store::create_or_open(&args.db, &arclab_zfs::host::hostname())?;
     store.add_change(t, args.what.trim())?;
     eprintln!(
         "arclab: recorded `{}` at {} in {}",

@@ -2,9 +2,9 @@
 //! database or a live server.
 
 use super::UsageError;
-use super::export::{ServerArgs, fetch};
 use crate::args::FormatArgs;
 use crate::output;
+use crate::remote::{ServerArgs, fetch};
 use anyhow::{Context, Result};
 use arclab_metrics::compare::{self, CompareError, Options};
 use arclab_metrics::export::read_dataset;
@@ -224,7 +224,7 @@ fn select(data: &mut Dataset, metrics: Option<&str>, matchers: Option<&str>) -> 
 }
 
 pub(crate) fn run(args: CompareArgs) -> Result<()> {
-    let now = super::record::now();
+    let now = arclab_metrics::time::now();
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         return Err(usage("--alpha", "must be between 0 and 1"));
     }

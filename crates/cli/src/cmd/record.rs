@@ -4,9 +4,10 @@
 use crate::args::HostArgs;
 use anyhow::Result;
 use arclab_metrics::store::Store;
+use arclab_metrics::time;
 use arclab_zfs::arcstats::{self, KstatKind};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// Sample arcstats into a SQLite database (WAL mode: a killed recorder loses
 /// at most the sample in flight; running it again appends to the same file).
@@ -38,23 +39,6 @@ pub(crate) struct RecordArgs {
 /// future fields and refuses a runaway file.
 const MAX_ARCSTATS_BYTES: u64 = 1 << 20;
 
-/// Unix seconds now.
-pub(crate) fn now() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64())
-}
-
-/// This host's name (kernel hostname, else `local`).
-pub(crate) fn hostname() -> String {
-    ["/proc/sys/kernel/hostname", "/etc/hostname"]
-        .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "local".into())
-}
-
 fn sample(path: &Path) -> Result<Vec<(String, f64)>> {
     let snap = if path.file_name().is_some_and(|n| n == "arcstats") {
         arcstats::read_kstat(path, KstatKind::ArcStats)?
@@ -73,7 +57,7 @@ pub(crate) fn run(args: RecordArgs) -> Result<()> {
     let path = args.host_input.arcstats_path();
     // Read once before touching the database: a wrong path creates no file.
     sample(&path)?;
-    let host = args.host.clone().unwrap_or_else(hostname);
+    let host = args.host.clone().unwrap_or_else(arclab_zfs::host::hostname);
     let mut store = Store::create_or_open(&args.db, &host)?;
     eprintln!(
         "arclab: recording {} into {} every {:?}{}",
@@ -86,7 +70,7 @@ pub(crate) fn run(args: RecordArgs) -> Result<()> {
     let mut taken = 0u64;
     let step = args.interval.as_secs_f64();
     loop {
-        let t = now();
+        let t = time::now();
         let values = sample(&path)?;
         let refs: Vec<(&str, f64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
         store.insert_sample(t, &refs)?;
@@ -95,8 +79,8 @@ pub(crate) fn run(args: RecordArgs) -> Result<()> {
             break;
         }
         // Sleep to the next multiple of the interval, so samples stay on a grid.
-        let next = ((now() / step).floor() + 1.0) * step;
-        std::thread::sleep(Duration::from_secs_f64((next - now()).max(0.0)));
+        let next = ((time::now() / step).floor() + 1.0) * step;
+        std::thread::sleep(Duration::from_secs_f64((next - time::now()).max(0.0)));
     }
     eprintln!(
         "arclab: {} samples in {}",

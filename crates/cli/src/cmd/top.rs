@@ -1,12 +1,13 @@
 //! `arclab top`: per-interval ARC rates, like `arcstat`.
 
+use crate::args::HostArgs;
 use crate::output::{self, si};
 use anyhow::Result;
 use arclab_arc::units::format_bytes;
 use arclab_zfs::host::{self, Kstats};
 use arclab_zfs::rates::{self, TopRow};
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Per-interval ARC rates, like arcstat: reads, hits, misses, hit %, demand
@@ -26,12 +27,8 @@ pub(crate) struct TopArgs {
     /// Number of lines to print, the since-load line included (default: until interrupted).
     #[arg(long, short = 'c')]
     count: Option<u64>,
-    /// procfs root: reads DIR/spl/kstat/zfs/arcstats [default: /proc].
-    #[arg(long, value_name = "DIR", conflicts_with = "arcstats")]
-    procfs: Option<PathBuf>,
-    /// Re-read this arcstats file instead (Linux kstat or FreeBSD sysctl text).
-    #[arg(long, value_name = "FILE")]
-    arcstats: Option<PathBuf>,
+    #[command(flatten)]
+    host: HostArgs,
     /// Take each next sample when a line arrives on standard input instead of
     /// after --interval (for scripted sampling; stops at end of input).
     #[arg(long)]
@@ -42,7 +39,7 @@ pub(crate) struct TopArgs {
 }
 
 fn read(args: &TopArgs) -> Result<Kstats> {
-    Ok(match (&args.arcstats, &args.procfs) {
+    Ok(match (&args.host.arcstats, &args.host.procfs) {
         (Some(f), _) => host::read_kstat_file(f)?,
         (None, Some(d)) => host::read_procfs(d)?,
         (None, None) => host::read_procfs(Path::new("/proc"))?,

@@ -129,6 +129,17 @@ pub fn path_in(root: &Path, rel: &str) -> Result<Option<PathBuf>, HostError> {
     Ok(Some(p))
 }
 
+/// This host's name: the kernel's (`/proc/sys/kernel/hostname`), else
+/// `/etc/hostname`, else `local` (it labels recordings).
+pub fn hostname() -> String {
+    ["/proc/sys/kernel/hostname", "/etc/hostname"]
+        .iter()
+        .find_map(|p| std::fs::read_to_string(p).ok())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "local".into())
+}
+
 /// Read arcstats, and zfetchstats / dbufstats when present, under a procfs
 /// root: `ROOT/spl/kstat/zfs/{arcstats,zfetchstats,dbufstats}`.
 pub fn read_procfs(root: &Path) -> Result<Kstats, HostError> {
