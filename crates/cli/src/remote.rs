@@ -7,7 +7,7 @@ use crate::cmd::UsageError;
 use crate::progress::Progress;
 use anyhow::{Context, Result};
 use arclab_metrics::export::{ExportFile, QueryResult, Request};
-use arclab_metrics::promapi::{Auth, Client, UreqTransport, redact_url};
+use arclab_metrics::promapi::{Auth, Client, UreqTransport, chunk_windows, redact_url};
 use arclab_metrics::query::queries_for;
 use arclab_metrics::time::format_time;
 use std::path::PathBuf;
@@ -73,7 +73,8 @@ impl ServerArgs {
     pub(crate) fn client(&self, url: &str) -> Result<Client<UreqTransport>> {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(UsageError(format!(
-                "--url must start with http:// or https://, got `{url}`"
+                "--url must start with http:// or https://, got `{}`",
+                redact_url(url)
             ))
             .into());
         }
@@ -95,6 +96,8 @@ pub(crate) fn fetch(
     step: f64,
 ) -> Result<ExportFile> {
     let client = server.client(url)?;
+    // Refuse a range that would take too many requests before sending any.
+    chunk_windows(from, to, step, client.max_points).map_err(|e| UsageError(e.to_string()))?;
     let queries = queries_for(metrics, matchers);
     if queries.is_empty() {
         return Err(UsageError("--metrics is empty".into()).into());

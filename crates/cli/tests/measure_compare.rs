@@ -330,6 +330,15 @@ fn absurd_durations_are_usage_errors() {
         (["--skip", "1e20"], "at most 100 years"),
         (["--skip", "nan"], "invalid duration"),
         (["--days", "1e20"], "at most 100 years"),
+        (["--days", "inf"], "must be above 0"),
+        // Issue 14 item 8: these used to allocate 8 GB or panic.
+        (
+            ["--batches", "1000000000"],
+            "--batches: must be 2 to 1000 per window",
+        ),
+        (["--batches", "1e9"], "invalid value '1e9'"),
+        (["--batches", "1"], "--batches: must be 2 to 1000"),
+        (["--timeout", "1e20"], "at most 100 years"),
     ] {
         let mut a = around.to_vec();
         a.extend_from_slice(&extra);
@@ -339,5 +348,9 @@ fn absurd_durations_are_usage_errors() {
     // --skip 0 is still "no warm-up".
     let mut a = around.to_vec();
     a.extend_from_slice(&["--skip", "0", "--days", "5"]);
+    ok(&a);
+    // The largest --batches is taken.
+    let mut a = around.to_vec();
+    a.extend_from_slice(&["--batches", "1000"]);
     ok(&a);
 }

@@ -323,3 +323,128 @@ fn credentials_are_never_printed() {
         "{all}"
     );
 }
+
+#[test]
+fn a_password_in_the_url_is_never_printed() {
+    // Issue 14 item 4: `http://user:pw@host` in --url or as compare's source.
+    let port = tsdb::free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.json.gz");
+    let url = format!("http://alice:s3cr3t-pw@127.0.0.1:{port}");
+    let o = out.to_str().unwrap();
+    let (from, to) = (t(0), t(600));
+    let before = format!("{}..{}", t(0), t(60));
+    let after = format!("{}..{}", t(60), t(120));
+    for (args, want) in [
+        (
+            vec![
+                "export",
+                "--url",
+                &url,
+                "--from",
+                &from,
+                "--to",
+                &to,
+                "--retries",
+                "0",
+                "-o",
+                o,
+            ],
+            "cannot reach http://127.0.0.1:",
+        ),
+        (
+            vec![
+                "compare",
+                &url,
+                "--before",
+                &before,
+                "--after",
+                &after,
+                "--retries",
+                "0",
+            ],
+            "cannot reach http://127.0.0.1:",
+        ),
+    ] {
+        let e = fails(&args, 1);
+        assert!(e.contains(want), "{e}");
+        assert!(!e.contains("s3cr3t") && !e.contains("alice"), "{e}");
+    }
+    let e = fails(
+        &[
+            "export",
+            "--url",
+            "ftp://alice:s3cr3t-pw@127.0.0.1/",
+            "--from",
+            &from,
+            "-o",
+            o,
+        ],
+        2,
+    );
+    assert!(
+        e.contains("ftp://127.0.0.1/") && !e.contains("s3cr3t"),
+        "{e}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn absurd_ranges_are_refused_before_any_request() {
+    // Issue 14 item 6. No server listens: a refusal must come before any request.
+    let port = tsdb::free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.json.gz");
+    let url = format!("http://127.0.0.1:{port}");
+    let o = out.to_str().unwrap();
+    // 1,000,000 s at 5 m = 3,334 points; one point per request = 3,334 requests (allowed,
+    // so it fails on the dead server); from 0 to 1,000,000,000 = 3,333,334 (refused).
+    let e = fails(
+        &[
+            "export",
+            "--url",
+            &url,
+            "--from",
+            "0",
+            "--to",
+            "1000000000",
+            "--max-points",
+            "1",
+            "-o",
+            o,
+        ],
+        2,
+    );
+    assert!(
+        e.contains("3333334 points") && e.contains("3333334 requests") && e.contains("10000"),
+        "{e}"
+    );
+    // 1 ms over one day: 86,400,001 points / 11,000 = 7,855 requests; over two days 15,710.
+    let e = fails(
+        &[
+            "export", "--url", &url, "--from", "0", "--to", "172800", "--step", "1ms", "-o", o,
+        ],
+        2,
+    );
+    assert!(e.contains("15710 requests"), "{e}");
+    let e = fails(
+        &[
+            "export",
+            "--url",
+            &url,
+            "--from",
+            "0",
+            "--to",
+            "86400",
+            "--step",
+            "1ms",
+            "--retries",
+            "0",
+            "-o",
+            o,
+        ],
+        1,
+    );
+    assert!(e.contains("cannot reach"), "{e}");
+    assert!(!out.exists());
+}

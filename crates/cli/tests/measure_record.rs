@@ -222,3 +222,117 @@ fn rusqlite_free_set_version(db: &Path, v: u32) -> bool {
     b[60..64].copy_from_slice(&v.to_be_bytes());
     std::fs::write(db, b).is_ok()
 }
+
+/// Issue 14 item 11: `record --db` on another program's SQLite file (made
+/// here with rusqlite) refuses before changing anything in it.
+#[test]
+fn another_programs_database_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let proc = procfs(dir.path(), &arcstats_text(1, 1, 1));
+    for (name, sql, why) in [
+        (
+            "own_samples.db",
+            "CREATE TABLE samples(id INTEGER PRIMARY KEY, reading TEXT);
+             INSERT INTO samples(reading) VALUES('x');",
+            "`samples` has the columns (id, reading)",
+        ),
+        (
+            "other.db",
+            "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT);",
+            "it has the table `notes`",
+        ),
+    ] {
+        let db = dir.path().join(name);
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap();
+        let bytes = std::fs::read(&db).unwrap();
+        for args in [
+            vec![
+                "record",
+                "--db",
+                db.to_str().unwrap(),
+                "--procfs",
+                &proc,
+                "--count",
+                "1",
+            ],
+            vec!["change", "zfs_arc_max=8G", "--db", db.to_str().unwrap()],
+        ] {
+            let e = fails(&args, 1);
+            assert!(
+                e.contains("not an arclab recording") && e.contains(why),
+                "{e}"
+            );
+            assert_eq!(std::fs::read(&db).unwrap(), bytes, "{name} changed");
+            assert!(!dir.path().join(format!("{name}-wal")).exists());
+        }
+    }
+}
+
+/// Issue 14 item 16: an arcstats read that fails mid-run (the file empty for
+/// a moment) costs that sample only; the recorder says so and goes on.
+#[test]
+fn an_unreadable_sample_is_skipped_and_recording_goes_on() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let text = arcstats_text(1000, 10, 8 << 30);
+    let proc = procfs(dir.path(), &text);
+    let file = dir.path().join("proc/spl/kstat/zfs/arcstats");
+    let db = dir.path().join("arc.db");
+    let total = 40u64;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arclab"))
+        .args([
+            "record",
+            "--db",
+            db.to_str().unwrap(),
+            "--procfs",
+            &proc,
+            "--interval",
+            "100ms",
+            "--count",
+            &total.to_string(),
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(err).lines() {
+            tx.send(line.unwrap()).unwrap();
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !(db.exists() && std::panic::catch_unwind(|| count(&db)).unwrap_or(0) >= 1) {
+        assert!(Instant::now() < deadline, "recorder made no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::fs::write(&file, "").unwrap();
+    let mut lines = Vec::new();
+    while !lines
+        .iter()
+        .any(|l: &String| l.contains("skipped the sample"))
+    {
+        let left = deadline.saturating_duration_since(Instant::now());
+        lines.push(rx.recv_timeout(left).expect("no skipped-sample warning"));
+    }
+    std::fs::write(&file, &text).unwrap();
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    lines.extend(rx.try_iter());
+    let all = lines.join("\n");
+    assert!(status.success(), "{all}");
+    let skipped = lines
+        .iter()
+        .filter(|l| l.contains("skipped the sample"))
+        .count() as u64;
+    assert!(skipped >= 1 && skipped < total, "{all}");
+    // Every attempt is either stored or skipped, and the summary says how many were skipped.
+    assert_eq!(count(&db) + skipped, total, "{all}");
+    assert!(
+        all.contains(&format!("; {skipped} skipped (arcstats unreadable)")),
+        "{all}"
+    );
+}

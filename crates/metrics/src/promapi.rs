@@ -168,7 +168,26 @@ pub enum ApiError {
     /// The body is not a Prometheus API answer of the expected shape.
     #[error("unexpected answer from the server: {0}")]
     BadResponse(String),
+    /// The range, step and points per request would take more than
+    /// [`MAX_CHUNKS`] requests (nothing was sent).
+    #[error(
+        "{points:.0} points per series ((to - from) / step + 1) at {max_points} points per request \
+         is {chunks:.0} requests per query, more than {MAX_CHUNKS}: use a larger --step, a larger \
+         --max-points or a shorter range"
+    )]
+    TooManyRequests {
+        /// Evaluation points per series over the range.
+        points: f64,
+        /// Points per request.
+        max_points: usize,
+        /// Requests it would take.
+        chunks: f64,
+    },
 }
+
+/// The most requests one query may be split into: 10,000 requests of 11,000
+/// points cover 3.5 years at a 1 s step.
+pub const MAX_CHUNKS: usize = 10_000;
 
 #[derive(Deserialize)]
 struct Envelope<'a> {
@@ -446,9 +465,9 @@ impl<T: Transport> Client<T> {
             };
             if attempt > self.retries {
                 return Err(ApiError::Unreachable {
-                    url,
+                    url: redact_url(&url),
                     attempts: attempt,
-                    message: retry_msg,
+                    message: redact_in(&retry_msg, &url),
                 });
             }
             (self.sleep)(self.backoff * 2u32.saturating_pow(attempt - 1));
@@ -483,7 +502,7 @@ impl<T: Transport> Client<T> {
         step: f64,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<(Vec<Series>, Vec<String>), ApiError> {
-        let chunks = chunk_windows(start, end, step, self.max_points);
+        let chunks = chunk_windows(start, end, step, self.max_points)?;
         let mut merged: BTreeMap<Labels, Vec<(f64, f64)>> = BTreeMap::new();
         let mut notes: Vec<String> = Vec::new();
         for (i, (s, e)) in chunks.iter().enumerate() {
@@ -545,17 +564,57 @@ pub fn fmt_secs(t: f64) -> String {
 
 /// Split `[start, end]` into back-to-back windows of at most `max_points`
 /// evaluation points on the grid `start + k·step`, so no point is asked twice.
-pub fn chunk_windows(start: f64, end: f64, step: f64, max_points: usize) -> Vec<(f64, f64)> {
+/// More than [`MAX_CHUNKS`] windows (or a step that is not a positive
+/// number) is refused before anything is allocated.
+pub fn chunk_windows(
+    start: f64,
+    end: f64,
+    step: f64,
+    max_points: usize,
+) -> Result<Vec<(f64, f64)>, ApiError> {
     let max_points = max_points.max(1);
-    let total = ((end - start) / step).floor().max(0.0) as usize + 1;
-    let mut out = Vec::new();
+    let points = ((end - start) / step).floor().max(0.0) + 1.0;
+    let chunks = (points / max_points as f64).ceil();
+    if !(step > 0.0 && points.is_finite() && chunks <= MAX_CHUNKS as f64) {
+        return Err(ApiError::TooManyRequests {
+            points,
+            max_points,
+            chunks,
+        });
+    }
+    let total = points as usize;
+    let mut out = Vec::with_capacity(chunks as usize);
     let mut k = 0usize;
     while k < total {
         let n = max_points.min(total - k);
         out.push((start + k as f64 * step, start + (k + n - 1) as f64 * step));
         k += n;
     }
-    out
+    Ok(out)
+}
+
+/// `text` (a transport's message about `url`) with `url`'s `user:password@`
+/// removed wherever it appears.
+pub fn redact_in(text: &str, url: &str) -> String {
+    let shown = redact_url(url);
+    if shown == url {
+        return text.to_string();
+    }
+    let userinfo = url
+        .split_once("://")
+        .map(|(_, rest)| {
+            let host_end = rest.find('/').unwrap_or(rest.len());
+            let at = rest[..host_end].rfind('@').unwrap_or(0);
+            &rest[..at]
+        })
+        .unwrap_or("");
+    let out = text.replace(url, &shown);
+    if userinfo.is_empty() {
+        out
+    } else {
+        out.replace(&format!("{userinfo}@"), "")
+            .replace(userinfo, "<redacted>")
+    }
 }
 
 /// Strip `user:password@` from a URL before it is stored or printed.

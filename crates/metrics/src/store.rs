@@ -96,6 +96,7 @@ impl Store {
             field_ids: BTreeMap::new(),
         };
         s.check_version()?;
+        s.check_ours_or_empty()?;
         s.conn
             .execute_batch(
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;
@@ -162,6 +163,55 @@ impl Store {
             });
         }
         Ok(s)
+    }
+
+    /// Refuse a database that is neither empty nor an arclab recording
+    /// (another program's file), before anything is written to it.
+    fn check_ours_or_empty(&self) -> Result<(), StoreError> {
+        const OURS: [(&str, &str); 4] = [
+            ("meta", "key,value"),
+            ("fields", "id,name"),
+            ("samples", "field,t,value"),
+            ("changes", "id,t,what"),
+        ];
+        let objects: Vec<(String, String)> = self
+            .conn
+            .prepare("SELECT type, name FROM sqlite_master ORDER BY name")
+            .and_then(|mut st| {
+                st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<Result<_, _>>()
+            })
+            .map_err(|e| self.err(e))?;
+        let refuse = |why: String| StoreError::NotARecording {
+            path: self.path.clone(),
+            message: format!(
+                "not an arclab recording and not empty ({why}); refusing to change it, give a new file"
+            ),
+        };
+        for (kind, name) in &objects {
+            // SQLite's own indexes for the primary keys and UNIQUE columns.
+            if kind == "index" && name.starts_with("sqlite_autoindex_") {
+                continue;
+            }
+            let Some((_, want)) = OURS.iter().find(|(t, _)| kind == "table" && t == name) else {
+                return Err(refuse(format!("it has the {kind} `{name}`")));
+            };
+            let cols: Vec<String> = self
+                .conn
+                .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")
+                .and_then(|mut st| {
+                    st.query_map([name], |r| r.get(0))?
+                        .collect::<Result<_, _>>()
+                })
+                .map_err(|e| self.err(e))?;
+            if cols.join(",") != *want {
+                return Err(refuse(format!(
+                    "its table `{name}` has the columns ({}), not ({want})",
+                    cols.join(", ")
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn check_version(&self) -> Result<(), StoreError> {
@@ -336,5 +386,56 @@ mod tests {
         assert!(Store::open_existing(&q).is_err());
         assert!(Store::open_existing(&dir.path().join("missing.db")).is_err());
         assert!(!dir.path().join("missing.db").exists());
+    }
+
+    /// Issue 14 item 11: another program's database is refused before
+    /// anything in it changes (tables, journal mode, user_version, bytes).
+    #[test]
+    fn refuses_another_programs_database_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, sql, why) in [
+            (
+                "own_samples.db",
+                "CREATE TABLE samples(id INTEGER PRIMARY KEY, reading TEXT);
+                 INSERT INTO samples(reading) VALUES('x');",
+                "its table `samples` has the columns (id, reading)",
+            ),
+            (
+                "other_table.db",
+                "CREATE TABLE invoices(id INTEGER PRIMARY KEY, total REAL);",
+                "it has the table `invoices`",
+            ),
+        ] {
+            let p = dir.path().join(name);
+            Connection::open(&p).unwrap().execute_batch(sql).unwrap();
+            let bytes = std::fs::read(&p).unwrap();
+            let e = Store::create_or_open(&p, "h").unwrap_err().to_string();
+            assert!(
+                e.contains("not an arclab recording") && e.contains(why),
+                "{e}"
+            );
+            assert_eq!(std::fs::read(&p).unwrap(), bytes, "{name} changed");
+            assert!(!dir.path().join(format!("{name}-wal")).exists());
+            let c = Connection::open(&p).unwrap();
+            let v: i64 = c
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap();
+            let mode: String = c
+                .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+                .unwrap();
+            let tables: i64 = c
+                .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!((v, mode.as_str(), tables), (0, "delete", 1), "{name}");
+        }
+        // An empty SQLite file (made by another program, nothing in it) is taken.
+        let p = dir.path().join("empty.db");
+        Connection::open(&p)
+            .unwrap()
+            .execute_batch("PRAGMA user_version=0")
+            .unwrap();
+        Store::create_or_open(&p, "h").unwrap();
+        // And arclab's own recording reopens.
+        Store::create_or_open(&p, "h").unwrap();
     }
 }

@@ -228,6 +228,14 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         return Err(usage("--alpha", "must be between 0 and 1"));
     }
+    if let Some(k) = args.batches
+        && !(2..=compare::MAX_BATCHES).contains(&k)
+    {
+        return Err(usage(
+            "--batches",
+            format!("must be 2 to {} per window, got {k}", compare::MAX_BATCHES),
+        ));
+    }
     let mut extra_changes = match &args.changes {
         Some(p) => Store::open_existing(p)?.changes()?,
         None => Vec::new(),

@@ -68,12 +68,25 @@ pub(crate) fn run(args: RecordArgs) -> Result<()> {
             .map_or(String::new(), |n| format!(", {n} samples"))
     );
     let mut taken = 0u64;
+    let mut skipped = 0u64;
     let step = args.interval.as_secs_f64();
     loop {
         let t = time::now();
-        let values = sample(&path)?;
-        let refs: Vec<(&str, f64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-        store.insert_sample(t, &refs)?;
+        // One unreadable arcstats (a module reload, a half-written file) costs
+        // that sample only: say so, count it and go on.
+        match sample(&path) {
+            Ok(values) => {
+                let refs: Vec<(&str, f64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+                store.insert_sample(t, &refs)?;
+            }
+            Err(e) => {
+                skipped += 1;
+                eprintln!(
+                    "arclab: warning: skipped the sample at {} ({skipped} so far): {e:#}",
+                    time::format_time(t)
+                );
+            }
+        }
         taken += 1;
         if args.count.is_some_and(|n| taken >= n) {
             break;
@@ -83,9 +96,14 @@ pub(crate) fn run(args: RecordArgs) -> Result<()> {
         std::thread::sleep(Duration::from_secs_f64((next - time::now()).max(0.0)));
     }
     eprintln!(
-        "arclab: {} samples in {}",
+        "arclab: {} samples in {}{}",
         store.sample_count()?,
-        args.db.display()
+        args.db.display(),
+        if skipped > 0 {
+            format!("; {skipped} skipped (arcstats unreadable)")
+        } else {
+            String::new()
+        }
     );
     Ok(())
 }

@@ -245,15 +245,19 @@ pub fn compare(data: &Dataset, opts: &Options) -> Result<Comparison, CompareErro
     })
 }
 
+/// The most batches per window: a batch mean needs samples, and 1,000 is
+/// one a day for almost three years.
+pub const MAX_BATCHES: usize = 1_000;
+
 /// Batches per window: the option, else one per day for windows of five
-/// days or more, else 20.
+/// days or more, else 20; always 2 to [`MAX_BATCHES`].
 pub fn batch_count(opts: &Options) -> usize {
     if let Some(k) = opts.batches {
-        return k.max(2);
+        return k.clamp(2, MAX_BATCHES);
     }
     let days = opts.before.len().min(opts.after.len()) / 86_400.0;
     if days >= 5.0 {
-        days.round() as usize
+        (days.round().min(MAX_BATCHES as f64)) as usize
     } else {
         20
     }

@@ -86,6 +86,24 @@ fn gives_up_after_retries() {
 }
 
 #[test]
+fn unreachable_never_shows_the_password() {
+    // A transport error that quotes the URL, as ureq's do for DNS failures.
+    let url = "http://alice:s3cret@nowhere.invalid:9090/api/v1/query_range";
+    let m = Mock::new(vec![Err(TransportError(format!(
+        "dns failed for {url} (alice:s3cret)"
+    )))]);
+    let mut c =
+        Client::new("http://alice:s3cret@nowhere.invalid:9090", &m, None).with_sleep(|_| {});
+    c.retries = 0;
+    let e = c.query_range("m", 0.0, 1.0, 1.0).unwrap_err().to_string();
+    assert!(!e.contains("s3cret") && !e.contains("alice"), "{e}");
+    assert!(
+        e.contains("http://nowhere.invalid:9090/api/v1/query_range"),
+        "{e}"
+    );
+}
+
+#[test]
 fn client_errors_carry_the_server_message_and_are_not_retried() {
     let body = r#"{"status":"error","errorType":"bad_data","error":"1:23: parse error: unclosed left parenthesis"}"#;
     let m = Mock::new(vec![
@@ -119,10 +137,27 @@ fn client_errors_carry_the_server_message_and_are_not_retried() {
 #[test]
 fn chunks_are_merged_and_cover_the_grid() {
     assert_eq!(
-        chunk_windows(0.0, 100.0, 10.0, 4),
+        chunk_windows(0.0, 100.0, 10.0, 4).unwrap(),
         vec![(0.0, 30.0), (40.0, 70.0), (80.0, 100.0)]
     );
-    assert_eq!(chunk_windows(0.0, 5.0, 10.0, 4), vec![(0.0, 0.0)]);
+    assert_eq!(chunk_windows(0.0, 5.0, 10.0, 4).unwrap(), vec![(0.0, 0.0)]);
+    // Issue 14 item 6: `--from 0 --max-points 1` at 5 m up to 2026 is
+    // 1.76e9 / 300 + 1 = 5.9 million requests: refused, nothing allocated.
+    let e = chunk_windows(0.0, 1.764e9, 300.0, 1)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("5880001 points") && e.contains("more than 10000"),
+        "{e}"
+    );
+    // A 1 ms step over a day: 86,400,001 points / 11,000 = 7,855 requests (allowed);
+    // over 2 days 15,710 (refused).
+    assert_eq!(
+        chunk_windows(0.0, 86_400.0, 0.001, 11_000).unwrap().len(),
+        7_855
+    );
+    assert!(chunk_windows(0.0, 172_800.0, 0.001, 11_000).is_err());
+    assert!(chunk_windows(0.0, 1.0, 0.0, 1).is_err());
     let b2 = r#"{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"m","instance":"a"},"values":[[30,"3"]]},{"metric":{"__name__":"m","instance":"b"},"values":[[30,"9"]]}]},"warnings":["w"]}"#;
     let m = Mock::new(vec![ok(ONE), ok(b2)]);
     let mut c = Client::new("http://x", &m, Some(Auth::Bearer("s3cret".into())));
