@@ -27,6 +27,8 @@ struct Cli {
 enum Command {
     /// What a cap on zfs_arc_max (or prefetch off) will cost, and what it buys.
     Whatif(cmd::whatif::WhatifArgs),
+    /// The built-in workloads and scenarios (`show NAME` prints one's TOML).
+    Workloads(cmd::workloads::WorkloadsArgs),
     /// Replay a block or object trace through cache policies at several sizes.
     Sim(cmd::sim::SimArgs),
     /// Inspect or convert trace files.
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Whatif(args) => cmd::whatif::run(args),
+        Command::Workloads(args) => cmd::workloads::run(args),
         Command::Sim(args) => cmd::sim::run(args),
         Command::Trace(c) => cmd::trace::run(c),
         Command::Limits(args) => cmd::limits::run(args),

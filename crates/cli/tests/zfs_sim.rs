@@ -92,6 +92,80 @@ fn size_is_a_synonym_for_arc_max_and_default_means_the_version_limit() {
 }
 
 #[test]
+fn default_capacity_is_the_versions_c_max_and_rows_say_which_run() {
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
+    let args = [
+        "sim",
+        "--trace",
+        &path,
+        "--policy",
+        "zfs-arc",
+        "--zfs-version",
+        "2.2,2.3",
+        "--prefetch",
+        "on,off",
+        "--arc-max",
+        "default",
+        "--ram",
+        "32GiB",
+    ];
+    let v = json(&[&args[..], &["--json"]].concat());
+    let rows = v["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in rows {
+        // OpenZFS arc_c_max on Linux with 32 GiB (arc_default_max(),
+        // per release): 2.2: allmem / 2 = 16 GiB; 2.3: allmem − 1 GiB = 31 GiB.
+        let want: u64 = if r["zfs_version"].as_str().unwrap().starts_with("2.2") {
+            16 << 30
+        } else {
+            31 << 30
+        };
+        assert_eq!(r["capacity"], want, "{r}");
+        assert_eq!(r["arcstats"]["c_max"], want, "{r}");
+    }
+    let text = ok(&args);
+    let lines: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("policy"))
+        .collect();
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(
+        header[..4],
+        ["policy", "zfs_version", "prefetch", "size"],
+        "{text}"
+    );
+    let mut seen: Vec<(String, String)> = lines[1..]
+        .iter()
+        .map(|l| {
+            let c: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(c[3], "default", "{l}");
+            // The default row's capacity is the c_max, not `0 B`.
+            assert!(c[4] == "16.00" || c[4] == "31.00", "{l}");
+            (c[1][..3].to_string(), c[2].to_string())
+        })
+        .collect();
+    seen.sort();
+    let want = [("2.2", "off"), ("2.2", "on"), ("2.3", "off"), ("2.3", "on")];
+    assert_eq!(
+        seen,
+        want.map(|(a, b)| (a.to_string(), b.to_string())),
+        "every row says which run it is:\n{text}"
+    );
+    // One setting: no column, said once in the header.
+    let one = ok(&[
+        "sim",
+        "--trace",
+        &path,
+        "--policy",
+        "zfs-arc",
+        "--arc-max",
+        "default",
+    ]);
+    assert!(one.contains("zfs-arc: prefetch on\n"), "{one}");
+    assert!(!one.contains("prefetch  "), "{one}");
+}
+
+#[test]
 fn prefetch_serves_a_sequential_reader() {
     // One pass over 20,000 consecutive blocks: every demand read is a cold
     // miss unless the prefetcher fetched it first.

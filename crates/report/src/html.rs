@@ -26,6 +26,16 @@ pub fn escape(s: &str) -> String {
 
 /// `t` as a `<table>` element (with `id` when given), ending in `\n`.
 pub fn table(t: &Table, id: Option<&str>) -> String {
+    table_with_row_class(t, id, |_| None)
+}
+
+/// [`table`], with `class` on the `<tr>` of each body row `i` for which
+/// `row_class(i)` names one (to highlight rows).
+pub fn table_with_row_class<'a>(
+    t: &Table,
+    id: Option<&str>,
+    row_class: impl Fn(usize) -> Option<&'a str>,
+) -> String {
     let mut s = match id {
         Some(id) => format!("<table id=\"{}\">\n<thead><tr>", escape(id)),
         None => String::from("<table>\n<thead><tr>"),
@@ -34,8 +44,11 @@ pub fn table(t: &Table, id: Option<&str>) -> String {
         s.push_str(&format!("<th>{}</th>", escape(&h)));
     }
     s.push_str("</tr></thead>\n<tbody>\n");
-    for row in &t.rows {
-        s.push_str("<tr>");
+    for (i, row) in t.rows.iter().enumerate() {
+        match row_class(i) {
+            Some(c) => s.push_str(&format!("<tr class=\"{}\">", escape(c))),
+            None => s.push_str("<tr>"),
+        }
         for (i, c) in row.iter().enumerate() {
             let class = if t.right_aligned(i, c) {
                 " class=\"num\""

@@ -12,6 +12,7 @@ pub(crate) mod top;
 pub(crate) mod trace;
 pub(crate) mod tune;
 pub(crate) mod whatif;
+pub(crate) mod workloads;
 
 use std::fmt;
 

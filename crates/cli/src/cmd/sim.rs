@@ -194,7 +194,19 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                                 .with_behaviour(behaviour.clone())
                                 .with_os(args.os);
                             let (capacity, label) = match cap {
-                                Cap::Default => (0, "default".to_string()),
+                                // The version's own c_max for this RAM and OS,
+                                // as the model computes it.
+                                Cap::Default => (
+                                    arclab_arc::limits(
+                                        config.ram_bytes,
+                                        config.os,
+                                        config.behaviour.limits,
+                                        None,
+                                        config.arc_min,
+                                    )
+                                    .c_max_bytes,
+                                    "default".to_string(),
+                                ),
                                 Cap::Size(spec) => {
                                     let c = capacity_of(spec);
                                     config = config.with_arc_max(c);
@@ -310,8 +322,22 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
         return output::print(&s);
     }
     let machine = fmt.csv;
-    let mut t = Table::new(&[
-        "policy",
+    // zfs-arc rows differing in version or prefetch get a column each, so
+    // every row says which run it is.
+    let differs = |f: &dyn Fn(&Row) -> Option<String>| {
+        let mut zfs = report.results.iter().filter_map(f);
+        zfs.next().is_some_and(|first| zfs.any(|x| x != first))
+    };
+    let version_col = differs(&|r| r.zfs_version.clone());
+    let prefetch_col = differs(&|r| r.prefetch.map(|p| p.to_string()));
+    let mut headers = vec!["policy"];
+    if version_col {
+        headers.push("zfs_version");
+    }
+    if prefetch_col {
+        headers.push("prefetch");
+    }
+    headers.extend([
         "size",
         "capacity",
         "n_req",
@@ -322,6 +348,7 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
         "byte_miss_ratio",
         "req_per_sec",
     ]);
+    let mut t = Table::new(&headers);
     for r in &report.results {
         let cap = if machine {
             r.capacity.to_string()
@@ -330,8 +357,18 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
         } else {
             format_bytes(r.capacity)
         };
-        t.push(vec![
-            r.policy.clone(),
+        let mut cells = vec![r.policy.clone()];
+        if version_col {
+            cells.push(r.zfs_version.clone().unwrap_or_else(|| "–".into()));
+        }
+        if prefetch_col {
+            cells.push(match r.prefetch {
+                Some(true) => "on".into(),
+                Some(false) => "off".into(),
+                None => "–".into(),
+            });
+        }
+        cells.extend([
             r.size.clone(),
             cap,
             r.n_req.to_string(),
@@ -346,6 +383,7 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
                 format!("{}/s", output::si(r.req_per_sec))
             },
         ]);
+        t.push(cells);
     }
     let text = if fmt.csv {
         t.to_csv()
@@ -370,6 +408,16 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
                 z.os,
                 z.clock
             ));
+            // One prefetch setting: said once here (several: a column).
+            if let Some(p) = report.results.iter().find_map(|r| r.prefetch)
+                && !prefetch_col
+            {
+                s.push_str(if p {
+                    "zfs-arc: prefetch on\n"
+                } else {
+                    "zfs-arc: prefetch off\n"
+                });
+            }
         }
         if let Some(w) = report.working_set {
             s.push_str(&format!(

@@ -35,6 +35,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 1em 0; }
 figure svg { max-width: 100%; height: auto; }
 .note { color: #666; font-size: 0.85em; }
+tr.verdict-row td { background: #fff4d6; font-weight: bold; }
 ";
 
 /// The whole page.
@@ -61,12 +62,24 @@ pub(crate) fn render(report: &Report) -> Result<String> {
         escape(&report.verdict)
     ));
     h.push_str("<h2>One row per cap</h2>\n");
-    h.push_str(&arclab_report::html::table(
+    let verdict_row: Vec<bool> = report
+        .rows
+        .iter()
+        .map(|r| table::is_verdict_row(report, r))
+        .collect();
+    h.push_str(&arclab_report::html::table_with_row_class(
         &table::human(report),
         Some("whatif-table"),
+        |i| {
+            verdict_row
+                .get(i)
+                .copied()
+                .unwrap_or(false)
+                .then_some("verdict-row")
+        },
     ));
     h.push_str(
-        "<p class=\"note\">gave back: the most the ARC returned in one burst of memory demand, and how long that took. \
+        "<p class=\"note\">* and the highlighted row: the cap the verdict discusses. gave back: the most the ARC returned in one burst of memory demand, and how long that took. \
          deficit: memory the host wanted but could not have yet, integrated over time. \
          disk busy: misses/s × latency + miss bytes/s ÷ bandwidth, capped at 100 %.</p>\n",
     );
@@ -97,6 +110,10 @@ mod tests {
         assert_eq!(page.matches("<svg").count(), 2);
         assert!(!page.contains("<?xml"));
         assert!(page.contains("id=\"whatif-table\""));
+        // The row the verdict discusses (8G in the fixture) carries the class, and only it.
+        assert_eq!(page.matches("<tr class=\"verdict-row\">").count(), 1);
+        let row = page.split("<tr class=\"verdict-row\">").nth(1).unwrap();
+        assert!(row.split("</tr>").next().unwrap().contains("* 8G"), "{row}");
         assert!(page.contains("Capping zfs_arc_max at 8.00 GiB"));
         // No external resource: SVG namespaces are identifiers, not fetches.
         let without_ns = page

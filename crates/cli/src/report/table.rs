@@ -4,7 +4,9 @@
 use super::{Report, Row};
 use crate::output::Table;
 use arclab_arc::units::format_bytes;
-pub(crate) use arclab_sim::whatif::words::{gib_seconds, multiplier, percent, rate, seconds};
+pub(crate) use arclab_sim::whatif::words::{
+    busy_percent, gib_seconds, multiplier, percent, rate, seconds,
+};
 
 /// Whether the rows differ in policy, version or prefetch (then the human
 /// table shows those columns; otherwise the header says them once).
@@ -38,10 +40,8 @@ fn every_group_has_default(rows: &[Row]) -> bool {
 pub(crate) fn busy(row: &Row) -> String {
     if row.disk_saturated {
         "100 % (saturated)".to_string()
-    } else if row.disk_busy_ratio < 0.001 && row.disk_busy_ratio > 0.0 {
-        "<0.1 %".to_string()
     } else {
-        format!("{:.1} %", row.disk_busy_ratio * 100.0)
+        busy_percent(row.disk_busy_ratio)
     }
 }
 
@@ -54,7 +54,17 @@ pub(crate) fn cap_label(row: &Row) -> String {
     }
 }
 
-/// The human table: one row per run.
+/// Whether `row` is the one the verdict discusses (its cap, in the first
+/// group: other policies, versions or prefetch settings at that cap are not).
+pub(crate) fn is_verdict_row(report: &Report, row: &Row) -> bool {
+    report.verdict_cap.as_ref() == Some(&row.cap)
+        && report.rows.first().map(Row::group) == Some(row.group())
+}
+
+/// What the `*` before a cap means.
+pub(crate) const MARK_NOTE: &str = "*: the row the verdict discusses";
+
+/// The human table: one row per run; the verdict's row has `* ` before its cap.
 pub(crate) fn human(report: &Report) -> Table {
     let v = varying(&report.rows);
     let mut headers = Vec::new();
@@ -83,7 +93,9 @@ pub(crate) fn human(report: &Report) -> Table {
         "within",
         "deficit",
     ]);
-    let mut t = Table::new(&headers);
+    let cap_col = headers.iter().position(|h| *h == "cap").unwrap_or(0);
+    // Right-aligned as a whole, so `* 12G` lines up with `16G`.
+    let mut t = Table::new(&headers).align(cap_col, arclab_report::Align::Right);
     for r in &report.rows {
         let mut cells = Vec::new();
         if v.policy {
@@ -104,8 +116,13 @@ pub(crate) fn human(report: &Report) -> Table {
                 (true, false) => "off".to_string(),
             });
         }
+        let cap = if is_verdict_row(report, r) {
+            format!("* {}", cap_label(r))
+        } else {
+            cap_label(r)
+        };
         cells.extend([
-            cap_label(r),
+            cap,
             format_bytes(r.mean_size_bytes.max(0.0) as u64),
             format_bytes(r.peak_size_bytes),
             percent(r.hit_ratio),
@@ -167,7 +184,9 @@ pub(crate) fn to_text(report: &Report) -> String {
     let mut s = header_lines(report).join("\n");
     s.push_str("\n\n");
     s.push_str(&human(report).to_text());
-    s.push_str("\ngave back: the most the ARC returned in one burst of memory demand, and how long that took;\ndeficit: memory the host wanted but could not have yet, integrated over time.\n\n");
+    s.push('\n');
+    s.push_str(MARK_NOTE);
+    s.push_str(";\ngave back: the most the ARC returned in one burst of memory demand, and how long that took;\ndeficit: memory the host wanted but could not have yet, integrated over time.\n\n");
     s.push_str(&wrap(&report.verdict, 78));
     s.push('\n');
     s
@@ -177,6 +196,8 @@ pub(crate) fn to_text(report: &Report) -> String {
 pub(crate) fn to_markdown(report: &Report) -> String {
     let mut s = human(report).to_markdown();
     s.push('\n');
+    s.push_str(MARK_NOTE);
+    s.push_str(".\n\n");
     s.push_str(&report.verdict);
     s.push('\n');
     s

@@ -39,6 +39,9 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// The verdict paragraph.
     pub verdict: String,
+    /// The `cap` of the row the verdict discusses (highlighted in the
+    /// tables and the HTML report); `--verdict-for` chooses it.
+    pub verdict_cap: Option<String>,
     /// Time series per run (plots and the HTML report only).
     #[serde(skip)]
     pub series: Vec<RunSeries>,
@@ -287,9 +290,10 @@ pub fn example() -> Report {
         sampling: None,
         rows,
         verdict: String::new(),
+        verdict_cap: None,
         series,
     };
-    report.verdict = super::verdict::verdict(&report);
+    super::verdict::decide(&mut report, None).expect("no cap asked for");
     report
 }
 

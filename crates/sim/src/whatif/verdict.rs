@@ -6,8 +6,9 @@
 //! most [`BUSY_OK`] of the time, not saturated, with a hit ratio within
 //! [`HIT_SLACK`] of the default; when none does, the largest cap.
 
+use super::plan::Cap;
 use super::report::{Report, Row, reference};
-use super::words::{gib_seconds, multiplier, percent, rate, seconds};
+use super::words::{busy_percent, gib_seconds, multiplier, percent, rate, seconds};
 use arclab_arc::units::format_bytes;
 
 /// Disk busy ratio still called acceptable when choosing the cap to describe.
@@ -45,19 +46,6 @@ fn busy_words(r: &Row, device: &str) -> String {
     }
 }
 
-fn busy_percent(ratio: f64) -> String {
-    let p = ratio * 100.0;
-    if p == 0.0 {
-        "0 %".into()
-    } else if p < 0.1 {
-        "under 0.1 %".into()
-    } else if p < 10.0 {
-        format!("{p:.1} %")
-    } else {
-        format!("{p:.0} %")
-    }
-}
-
 /// Pick the cap the verdict describes among `caps` (the reference excluded).
 pub fn featured<'a>(caps: &[&'a Row], base: &Row) -> Option<&'a Row> {
     let mut sorted: Vec<&Row> = caps.to_vec();
@@ -73,7 +61,69 @@ pub fn featured<'a>(caps: &[&'a Row], base: &Row) -> Option<&'a Row> {
         .copied()
 }
 
-/// The verdict paragraph for `report`.
+/// Whether the row's cap is the cap `asked` (`default` only matches
+/// `default`; sizes and fractions of `ram` match by bytes, so `8G`,
+/// `8192M` and `8g` are one cap).
+fn is_cap(row: &Row, asked: &Cap, ram: u64) -> bool {
+    match (row.cap.parse::<Cap>(), asked) {
+        (Ok(Cap::Default), Cap::Default) => true,
+        (Ok(c @ Cap::Size(_)), Cap::Size(_)) => c.bytes(ram) == asked.bytes(ram),
+        _ => false,
+    }
+}
+
+/// Choose the row the verdict discusses and write the verdict: the cap
+/// `asked` (`--verdict-for`) in the first group, else the one [`featured`]
+/// picks. Sets `report.verdict_cap` (the row's `cap`, for highlighting) and
+/// `report.verdict`. An `asked` cap that no row ran is an error naming the
+/// caps that did.
+pub fn decide(report: &mut Report, asked: Option<&Cap>) -> Result<(), String> {
+    report.verdict_cap = None;
+    if let Some(asked) = asked {
+        let group = report.rows.first().map(Row::group);
+        let found = report
+            .rows
+            .iter()
+            .find(|r| Some(r.group()) == group && is_cap(r, asked, report.ram_bytes));
+        match found {
+            Some(r) => report.verdict_cap = Some(r.cap.clone()),
+            None => {
+                let ran: Vec<&str> = report
+                    .rows
+                    .iter()
+                    .filter(|r| Some(r.group()) == group)
+                    .map(|r| r.cap.as_str())
+                    .collect();
+                return Err(format!(
+                    "--verdict-for: no run had that cap (the caps run: {})",
+                    ran.join(", ")
+                ));
+            }
+        }
+    }
+    report.verdict_cap = discussed(report).map(|r| r.cap.clone());
+    report.verdict = verdict(report);
+    Ok(())
+}
+
+/// The row the verdict discusses: `report.verdict_cap` in the first group
+/// when set, else [`featured`]'s choice, else the reference itself.
+pub fn discussed(report: &Report) -> Option<&Row> {
+    let rows = &report.rows;
+    let first = rows.first()?;
+    let base = reference(rows, first)?;
+    let group = first.group();
+    if let Some(cap) = &report.verdict_cap {
+        return rows.iter().find(|r| r.group() == group && &r.cap == cap);
+    }
+    let caps: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.group() == group && !std::ptr::eq(*r, base))
+        .collect();
+    featured(&caps, base).or(Some(base))
+}
+
+/// The verdict paragraph for `report`, about the row [`discussed`] names.
 pub fn verdict(report: &Report) -> String {
     let rows = &report.rows;
     let Some(first) = rows.first() else {
@@ -88,7 +138,8 @@ pub fn verdict(report: &Report) -> String {
         .iter()
         .filter(|r| r.group() == group && !std::ptr::eq(*r, base))
         .collect();
-    let Some(f) = featured(&caps, base) else {
+    let f = discussed(report).filter(|f| !std::ptr::eq(*f, base));
+    let Some(f) = f else {
         return format!(
             "With zfs_arc_max at {}, the ARC averages {} and peaks at {}; the hit ratio is {} and {} misses/s reach the disk, {}.",
             cap_words(base),
@@ -151,14 +202,23 @@ pub fn verdict(report: &Report) -> String {
 
     // What it costs.
     let m = f.miss_multiplier.unwrap_or(f64::INFINITY);
-    let hit = if f.hit_ratio >= base.hit_ratio - 0.005 {
-        format!("stays at {}", percent(f.hit_ratio))
-    } else {
-        format!(
+    // "stays" only when the two print the same; otherwise say which way.
+    let (hit, fell) = if percent(f.hit_ratio) == percent(base.hit_ratio) {
+        (format!("stays at {}", percent(f.hit_ratio)), false)
+    } else if f.hit_ratio < base.hit_ratio {
+        let s = format!(
             "falls from {} to {}",
             percent(base.hit_ratio),
             percent(f.hit_ratio)
-        )
+        );
+        (s, true)
+    } else {
+        let s = format!(
+            "rises from {} to {}",
+            percent(base.hit_ratio),
+            percent(f.hit_ratio)
+        );
+        (s, false)
     };
     if m < 1.1 {
         s.push(format!(
@@ -172,8 +232,11 @@ pub fn verdict(report: &Report) -> String {
         } else {
             "rise from none to".to_string()
         };
+        // Misses rising is the same news as the hit ratio falling: "and";
+        // against a hit ratio that holds, it is a contrast: "but".
+        let join = if fell { "and" } else { "but" };
         s.push(format!(
-            "The price: the hit ratio {hit} but misses {rise} {}/s, {} (uncapped: {}).",
+            "The price: the hit ratio {hit} {join} misses {rise} {}/s, {} (uncapped: {}).",
             rate(f.misses_per_sec),
             busy_words(f, device),
             busy_percent(base.disk_busy_ratio)
@@ -271,10 +334,37 @@ mod tests {
             row.disk_busy_ratio = b.ratio;
             row.disk_saturated = b.saturated;
         }
-        let v = verdict(&r);
+        decide(&mut r, None).unwrap();
+        let v = &r.verdict;
         // No cap below 16G keeps a hard disk under 10 %: 16G (≥ the peak) is described.
         assert!(v.starts_with("A cap of 16.00 GiB changes little"), "{v}");
         assert!(v.contains("more than a hard disk can serve"), "{v}");
+    }
+
+    #[test]
+    fn the_cap_asked_for_is_discussed() {
+        let mut r = fixture();
+        assert_eq!(r.verdict_cap.as_deref(), Some("8G"));
+        // 4096M is the 4G row: matched by bytes, not by spelling.
+        decide(&mut r, Some(&"4096M".parse().unwrap())).unwrap();
+        assert_eq!(r.verdict_cap.as_deref(), Some("4G"));
+        assert!(
+            r.verdict
+                .starts_with("Capping zfs_arc_max at 4.00 GiB lowers the ARC's peak"),
+            "{}",
+            r.verdict
+        );
+        // The fixture's hit ratio falls 20/s → 1900/s of 22,000/s: "falls", then "and".
+        assert!(
+            r.verdict
+                .contains("the hit ratio falls from 99.91 % to 91.36 % and misses rise 95×"),
+            "{}",
+            r.verdict
+        );
+        decide(&mut r, Some(&"default".parse().unwrap())).unwrap();
+        assert!(r.verdict.starts_with("With zfs_arc_max at the default"));
+        let e = decide(&mut r, Some(&"6G".parse().unwrap())).unwrap_err();
+        assert!(e.contains("default, 16G, 12G, 8G, 4G"), "{e}");
     }
 
     #[test]

@@ -50,12 +50,22 @@ pub fn seconds(s: f64) -> String {
     }
 }
 
-/// Byte·seconds in GiB·s (`0` when none).
+/// Byte·seconds in GiB·s (`0 GiB·s` when none: the unit is always said).
 pub fn gib_seconds(bs: f64) -> String {
     if bs <= 0.0 {
-        "0".to_string()
+        "0 GiB·s".to_string()
     } else {
         format!("{:.1} GiB·s", bs / (1u64 << 30) as f64)
+    }
+}
+
+/// A disk busy ratio as the table and the verdict both print it: `12.1 %`,
+/// `<0.1 %` (above zero but below 0.1 %), `0.0 %`.
+pub fn busy_percent(ratio: f64) -> String {
+    if ratio > 0.0 && ratio < 0.001 {
+        "<0.1 %".to_string()
+    } else {
+        format!("{:.1} %", ratio * 100.0)
     }
 }
 
@@ -77,5 +87,10 @@ mod tests {
         assert_eq!(seconds(0.85), "850 ms");
         assert_eq!(seconds(0.0), "0 s");
         assert_eq!(gib_seconds(3.0 * (1u64 << 30) as f64), "3.0 GiB·s");
+        // docs/whatif.md promises GiB·s in the deficit column, zero included.
+        assert_eq!(gib_seconds(0.0), "0 GiB·s");
+        assert_eq!(busy_percent(0.121), "12.1 %");
+        assert_eq!(busy_percent(0.0004), "<0.1 %");
+        assert_eq!(busy_percent(0.0), "0.0 %");
     }
 }
