@@ -116,7 +116,16 @@ fn report_renders_in_headless_chromium() {
     let dom = String::from_utf8_lossy(&dom.stdout);
     assert!(dom.contains("id=\"whatif-table\""), "no table in the DOM");
     assert_eq!(dom.matches("<tbody>").count(), 1);
-    assert_eq!(dom.matches("<tr>").count(), 5, "header and four caps");
+    assert_eq!(
+        dom.matches("<tr>").count() + dom.matches("<tr class=").count(),
+        5,
+        "header and four caps"
+    );
+    assert_eq!(
+        dom.matches("class=\"verdict-row\"").count(),
+        1,
+        "the row the verdict discusses is marked"
+    );
     assert_eq!(dom.matches("<svg").count(), 2, "two inline SVG plots");
     assert!(dom.contains("Misses per second against the cap"));
     assert!(dom.contains("id=\"verdict\""));
