@@ -86,67 +86,76 @@ pub(crate) fn judge_arc(
     let dflt = limits::limits(ram, ctx.os, v, None, None);
     let l = limits::limits(ram, ctx.os, v, max.map(|m| m.2), min.map(|m| m.2));
     if let Some((i, _, m)) = max {
-        let fd = &mut findings[i];
-        fd.default = Some(format!(
-            "{} ({})",
+        let ok = format!(
+            "c_max = {} = {} of RAM (default {}); c_min {}; dnode limit {}. Lowered at runtime, c drops at once but the ARC shrinks only {}",
+            format_bytes(m),
+            pct(m, l.allmem_bytes),
             format_bytes(dflt.c_max_bytes),
-            dflt.c_max.formula
-        ));
-        match &l.arc_max {
-            Some(Verdict::Ignored { reason }) => {
-                (fd.status, fd.severity) = (
-                    "ignored",
-                    if m == 0 {
-                        Severity::Note
-                    } else {
-                        Severity::Error
-                    },
-                );
-                fd.explanation = format!("{reason}; c_max stays {}", format_bytes(l.c_max_bytes));
-            }
-            _ if fd.severity == Severity::Ok => {
-                fd.explanation = format!(
-                    "c_max = {} = {} of RAM (default {}); c_min {}; dnode limit {}. Lowered at runtime, c drops at once but the ARC shrinks only {}",
-                    format_bytes(m),
-                    pct(m, l.allmem_bytes),
-                    format_bytes(dflt.c_max_bytes),
-                    format_bytes(l.c_min_bytes),
-                    l.dnode_limit_bytes.map_or("none".into(), format_bytes),
-                    shrink_when(v, ctx.os)
-                );
-            }
-            _ => {}
-        }
+            format_bytes(l.c_min_bytes),
+            l.dnode_limit_bytes.map_or("none".into(), format_bytes),
+            shrink_when(v, ctx.os)
+        );
+        let (value, formula, stays) = (
+            dflt.c_max_bytes,
+            &dflt.c_max.formula,
+            ("c_max", l.c_max_bytes),
+        );
+        judge_limit(
+            &mut findings[i],
+            m,
+            (value, formula),
+            l.arc_max.as_ref(),
+            stays,
+            ok,
+        );
     }
     if let Some((i, _, m)) = min {
-        let fd = &mut findings[i];
-        fd.default = Some(format!(
-            "{} ({})",
-            format_bytes(dflt.c_min_bytes),
-            dflt.c_min.formula
-        ));
-        match &l.arc_min {
-            Some(Verdict::Ignored { reason }) => {
-                (fd.status, fd.severity) = (
-                    "ignored",
-                    if m == 0 {
-                        Severity::Note
-                    } else {
-                        Severity::Error
-                    },
-                );
-                fd.explanation = format!("{reason}; c_min stays {}", format_bytes(l.c_min_bytes));
-            }
-            _ if fd.severity == Severity::Ok => {
-                fd.explanation = format!(
-                    "c_min = {} = {} of RAM (default {}): memory pressure never shrinks the target below it",
-                    format_bytes(m),
-                    pct(m, l.allmem_bytes),
-                    format_bytes(dflt.c_min_bytes)
-                );
-            }
-            _ => {}
+        let ok = format!(
+            "c_min = {} = {} of RAM (default {}): memory pressure never shrinks the target below it",
+            format_bytes(m),
+            pct(m, l.allmem_bytes),
+            format_bytes(dflt.c_min_bytes)
+        );
+        let (value, formula, stays) = (
+            dflt.c_min_bytes,
+            &dflt.c_min.formula,
+            ("c_min", l.c_min_bytes),
+        );
+        judge_limit(
+            &mut findings[i],
+            m,
+            (value, formula),
+            l.arc_min.as_ref(),
+            stays,
+            ok,
+        );
+    }
+}
+
+/// One `zfs_arc_max` / `zfs_arc_min` line against the limits: its default
+/// (value and formula), `ignored` (an error, a note for 0 = automatic) with
+/// what the limit stays at, or `ok_explanation` when nothing else was found.
+fn judge_limit(
+    fd: &mut Finding,
+    set: u64,
+    (default, formula): (u64, &str),
+    verdict: Option<&Verdict>,
+    (name, stays): (&str, u64),
+    ok_explanation: String,
+) {
+    fd.default = Some(format!("{} ({formula})", format_bytes(default)));
+    match verdict {
+        Some(Verdict::Ignored { reason }) => {
+            fd.status = "ignored";
+            fd.severity = if set == 0 {
+                Severity::Note
+            } else {
+                Severity::Error
+            };
+            fd.explanation = format!("{reason}; {name} stays {}", format_bytes(stays));
         }
+        _ if fd.severity == Severity::Ok => fd.explanation = ok_explanation,
+        _ => {}
     }
 }
 
