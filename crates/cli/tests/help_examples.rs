@@ -225,7 +225,7 @@ fn every_help_example_runs() {
     );
     std::fs::write(
         d.join("meminfo.txt"),
-        "MemTotal:       32746580 kB\nMemFree:         1000000 kB\nMemAvailable:    8000000 kB\n",
+        arclab_testdata::meminfo(32_746_580, 8_000_000),
     )
     .unwrap();
     link(

@@ -5,41 +5,10 @@ mod common;
 
 use arclab_sim::scenario::Scenario;
 use common::{arclab, fails, json, ok};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
     arclab_testdata::path(&format!("arcstats/{name}"))
-}
-
-/// A naive independent reading of a fixture: name → value.
-fn raw(path: &Path) -> HashMap<String, u64> {
-    let mut m = HashMap::new();
-    for l in std::fs::read_to_string(path).unwrap().lines() {
-        if let Some(rest) = l.strip_prefix("kstat.zfs.misc.arcstats.") {
-            let (k, v) = rest.split_once(": ").unwrap();
-            if let Ok(v) = v.trim().parse() {
-                m.insert(k.to_string(), v);
-            }
-        } else {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            if w.len() == 3
-                && w[1] != "type"
-                && let Ok(v) = w[2].parse()
-            {
-                m.insert(w[0].to_string(), v);
-            }
-        }
-    }
-    m
-}
-
-/// `/proc/meminfo` as Linux prints it (`fs/proc/meminfo.c`: `"%-15s %8lu kB"`).
-fn meminfo(total_kib: u64, avail_kib: u64) -> String {
-    format!(
-        "MemTotal:       {total_kib:>8} kB\nMemFree:        {:>8} kB\nMemAvailable:   {avail_kib:>8} kB\n",
-        avail_kib / 2
-    )
 }
 
 fn put(path: &Path, text: &str) {
@@ -58,12 +27,12 @@ fn every_fixture_becomes_a_scenario_whatif_loads() {
     let d = tempfile::tempdir().unwrap();
     for (name, flag) in CASES {
         let path = fixture(name);
-        let r = raw(&path);
+        let r = arclab_testdata::naive_arcstats(&std::fs::read_to_string(&path).unwrap());
         // The 0.6/0.7 fixture has no memory_all_bytes: its RAM comes from this meminfo (16 GiB).
         let total_kib = r.get("memory_all_bytes").map_or(16 << 20, |b| b / 1024);
         let avail_kib = total_kib / 3;
         let mi = d.path().join(format!("{name}.meminfo"));
-        put(&mi, &meminfo(total_kib, avail_kib));
+        put(&mi, &arclab_testdata::meminfo(total_kib, avail_kib));
         let out = d.path().join(format!("{name}.toml"));
         let res = arclab(&[
             "scenario",
@@ -119,7 +88,7 @@ fn every_fixture_becomes_a_scenario_whatif_loads() {
 #[test]
 fn a_fake_proc_and_sys_tree_sets_caps_prefetch_and_version() {
     let path = fixture(CASES[0].0);
-    let r = raw(&path);
+    let r = arclab_testdata::naive_arcstats(&std::fs::read_to_string(&path).unwrap());
     let d = tempfile::tempdir().unwrap();
     let (p, sys) = (d.path().join("proc"), d.path().join("sys"));
     put(
@@ -127,7 +96,10 @@ fn a_fake_proc_and_sys_tree_sets_caps_prefetch_and_version() {
         &std::fs::read_to_string(&path).unwrap(),
     );
     let total_kib = r["memory_all_bytes"] / 1024;
-    put(&p.join("meminfo"), &meminfo(total_kib, 12_000_000));
+    put(
+        &p.join("meminfo"),
+        &arclab_testdata::meminfo(total_kib, 12_000_000),
+    );
     // OpenZFS sysfs formats: U64 parameters "%llu\n", INT "%d\n", version "2.2.2-1\n".
     put(&sys.join("module/zfs/version"), "2.2.2-1\n");
     let params = sys.join("module/zfs/parameters");

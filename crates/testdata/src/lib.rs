@@ -38,6 +38,43 @@ pub fn path(rel: &str) -> PathBuf {
     p
 }
 
+/// A naive reading of an arcstats capture, independent of arclab's parsers:
+/// `name → value` from Linux kstat rows (`name type value`) and FreeBSD
+/// `kstat.zfs.misc.arcstats.name: value` lines; rows whose value is not a
+/// `u64` (a negative int64) are left out. Tests compare arclab's results with
+/// these values read straight from the file.
+pub fn naive_arcstats(text: &str) -> std::collections::HashMap<String, u64> {
+    let mut m = std::collections::HashMap::new();
+    for l in text.lines() {
+        if let Some(rest) = l.strip_prefix("kstat.zfs.misc.arcstats.") {
+            if let Some((k, v)) = rest.split_once(": ")
+                && let Ok(v) = v.trim().parse()
+            {
+                m.insert(k.to_string(), v);
+            }
+        } else {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            if w.len() == 3
+                && w[1] != "type"
+                && let Ok(v) = w[2].parse()
+            {
+                m.insert(w[0].to_string(), v);
+            }
+        }
+    }
+    m
+}
+
+/// A `/proc/meminfo` in the kernel's layout (`fs/proc/meminfo.c`:
+/// `"%-15s %8lu kB"`), with MemFree half of MemAvailable.
+pub fn meminfo(total_kib: u64, avail_kib: u64) -> String {
+    format!(
+        "MemTotal:       {total_kib:>8} kB\nMemFree:        {:>8} kB\nMemAvailable:   {avail_kib:>8} kB\nBuffers:        {:>8} kB\n",
+        avail_kib / 2,
+        1234
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,45 +13,12 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use arclab_sim::scenario::Scenario;
 use arclab_zfs::host::scenario::{HostInputs, scenario_from_host};
 use arclab_zfs::host::{self, HostError, Meminfo, parse_meminfo};
 use common::{FREEBSD, LINUX23, ZOL06, fixture};
-
-/// Naive reading of a fixture: name → value.
-fn raw(text: &str) -> HashMap<String, u64> {
-    let mut m = HashMap::new();
-    for l in text.lines() {
-        if let Some(rest) = l.strip_prefix("kstat.zfs.misc.arcstats.") {
-            let (k, v) = rest.split_once(": ").unwrap();
-            if let Ok(v) = v.trim().parse() {
-                m.insert(k.to_string(), v);
-            }
-        } else {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            if w.len() == 3
-                && w[1] != "type"
-                && let Ok(v) = w[2].parse()
-            {
-                m.insert(w[0].to_string(), v);
-            }
-        }
-    }
-    m
-}
-
-/// A meminfo in the kernel's layout. MemTotal for a fixture with
-/// `memory_all_bytes` is that value in KiB (both are `totalram_pages`).
-fn meminfo_text(total_kib: u64, avail_kib: u64) -> String {
-    format!(
-        "MemTotal:       {total_kib:>8} kB\nMemFree:        {:>8} kB\nMemAvailable:   {avail_kib:>8} kB\nBuffers:        {:>8} kB\n",
-        avail_kib / 2,
-        1234
-    )
-}
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -80,14 +47,15 @@ fn load(toml: &str) -> Scenario {
 fn every_fixture_gives_a_loadable_scenario_with_the_files_values() {
     for name in [LINUX23, ZOL06, FREEBSD] {
         let (path, text) = fixture(name);
-        let r = raw(&text);
+        let r = arclab_testdata::naive_arcstats(&text);
         let k = host::read_kstat_file(Path::new(&path)).unwrap();
         // RAM: memory_all_bytes when the file has it (2.2 and FreeBSD
         // fixtures); the 0.6/0.7 fixture has none, so MemTotal of the
         // meminfo written here (8 GiB) is used.
         let total_kib = r.get("memory_all_bytes").map_or(8 << 20, |b| b / 1024);
         let avail_kib = total_kib / 4;
-        let mem = parse_meminfo(&meminfo_text(total_kib, avail_kib), "meminfo").unwrap();
+        let mem =
+            parse_meminfo(&arclab_testdata::meminfo(total_kib, avail_kib), "meminfo").unwrap();
         let hs = scenario_from_host(&HostInputs {
             kstats: &k,
             meminfo: Some(mem),
@@ -157,7 +125,7 @@ fn the_2_2_fixture_infers_2_3_from_its_c_max() {
     // c_max 32458756096 with memory_all_bytes 33532497920 is the 2.3 Linux
     // default max(5/8·allmem, allmem − 1 GiB) = 33532497920 − 1073741824.
     let (path, text) = fixture(LINUX23);
-    let r = raw(&text);
+    let r = arclab_testdata::naive_arcstats(&text);
     assert_eq!(r["c_max"], r["memory_all_bytes"] - (1 << 30));
     let k = host::read_kstat_file(Path::new(&path)).unwrap();
     let hs = scenario_from_host(&HostInputs {
@@ -174,13 +142,16 @@ fn the_2_2_fixture_infers_2_3_from_its_c_max() {
 #[test]
 fn a_fake_procfs_and_sysfs_tree_reads_like_the_host() {
     let (_, text) = fixture(LINUX23);
-    let r = raw(&text);
+    let r = arclab_testdata::naive_arcstats(&text);
     let total_kib = r["memory_all_bytes"] / 1024;
     let avail_kib = 9_000_000;
     let d = tempfile::tempdir().unwrap();
     let (proc_, sys) = (d.path().join("proc"), d.path().join("sys"));
     write(&proc_.join("spl/kstat/zfs/arcstats"), &text);
-    write(&proc_.join("meminfo"), &meminfo_text(total_kib, avail_kib));
+    write(
+        &proc_.join("meminfo"),
+        &arclab_testdata::meminfo(total_kib, avail_kib),
+    );
 
     // 1. zfs_arc_max as in force (equal to c_max), zfs_arc_min 0 (automatic), prefetch off.
     sysfs(&sys, "2.2.2-1", r["c_max"], 0, 1);
