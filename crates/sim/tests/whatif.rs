@@ -184,6 +184,49 @@ fn run_all_parallel_equals_sequential() {
     assert!(seq[1].n_miss >= seq[0].n_miss);
 }
 
+/// A trace with one request ten years after the others (an outlier
+/// timestamp): the run takes O(1) extra work and memory for the gap — the
+/// series keeps the gap's first and last points, not one per step — and
+/// counts the same requests and misses as the trace without the outlier
+/// plus that one request.
+#[test]
+fn an_outlier_timestamp_costs_no_series_points() {
+    let sc = scenario::Scenario::for_trace(16 << 30);
+    let mut spec =
+        plan::single(&sc, PolicyName::ZfsArc, "1G", plan::cap_of(Some(1 << 30))).unwrap();
+    spec.series_step_ns = 1_000_000_000;
+    let reqs: Vec<arclab_arc::Request> = (0..20_000u64)
+        .map(|i| arclab_arc::Request::read(i * 100_000, i % 3_000, 128 << 10))
+        .collect();
+    let run = |extra: Option<u64>| {
+        let mut all = reqs.clone();
+        if let Some(t) = extra {
+            all.push(arclab_arc::Request::read(t, 1, 128 << 10));
+        }
+        let mut it = all.into_iter();
+        whatif::run(&spec, &mut |buf: &mut Vec<arclab_arc::Request>,
+                                 max: usize| {
+            let before = buf.len();
+            buf.extend(it.by_ref().take(max));
+            buf.len() - before
+        })
+    };
+    let plain = run(None);
+    let ten_years = 10 * 365 * 86_400 * 1_000_000_000u64;
+    let outlier = run(Some(ten_years));
+    // 2 s of requests: a few points; the outlier adds at most three.
+    assert!(plain.series.len() <= 4, "{}", plain.series.len());
+    assert!(
+        outlier.series.len() <= plain.series.len() + 3,
+        "{}",
+        outlier.series.len()
+    );
+    assert_eq!(outlier.n_req, plain.n_req + 1);
+    // Block 1 was read long before: after ten idle years it is still cached
+    // or not, but the requests before the gap are counted identically.
+    assert!(outlier.n_miss == plain.n_miss || outlier.n_miss == plain.n_miss + 1);
+}
+
 /// Scenario errors name what is wrong.
 #[test]
 fn scenario_errors() {

@@ -377,7 +377,15 @@ impl Sink for Run<'_> {
             while step > 0 && self.next_pt <= t {
                 let p = self.point(self.next_pt);
                 self.series.push(p);
-                self.next_pt += step;
+                // An idle stretch of two steps or more (hours of silence, an
+                // outlier timestamp) keeps its first and last points only:
+                // the series grows with the requests, not with the span.
+                let last = self.next_pt + (t - self.next_pt) / step * step;
+                self.next_pt = if last > self.next_pt + step {
+                    last
+                } else {
+                    self.next_pt + step
+                };
             }
             let counted = t >= self.warm;
             self.n_req += u64::from(counted);
