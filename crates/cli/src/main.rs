@@ -40,6 +40,8 @@ enum Command {
     Status(cmd::status::StatusArgs),
     /// Per-interval ARC rates, like arcstat.
     Top(cmd::top::TopArgs),
+    /// Record this host's ARC reads into a trace for whatif (Linux, root).
+    Capture(cmd::capture::CaptureArgs),
     /// Write a whatif scenario of this host (RAM, release, caps, pinned and other memory).
     Scenario(cmd::scenario::ScenarioArgs),
     /// Check tunables files, or plan a cap on zfs_arc_max.
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Limits(args) => cmd::limits::run(args),
         Command::Status(args) => cmd::status::run(args),
         Command::Top(args) => cmd::top::run(args),
+        Command::Capture(args) => cmd::capture::run(args),
         Command::Scenario(args) => cmd::scenario::run(args),
         Command::Tune(c) => cmd::tune::run(c),
         Command::Export(args) => cmd::export::run(args),

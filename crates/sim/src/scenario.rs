@@ -306,6 +306,26 @@ impl Scenario {
         }
     }
 
+    /// The host a capture of its own reads was taken on (`arclab
+    /// capture`): a bare host of its RAM, its release and its prefetch
+    /// setting, as the capture's header records them; `None` without RAM.
+    pub fn for_capture(h: &arclab_trace::capture::CaptureHeader) -> Option<Scenario> {
+        let mut s = Scenario::for_trace(h.ram_bytes?);
+        s.name = "capture".into();
+        if let Some(r) = h
+            .zfs_version
+            .as_deref()
+            .and_then(|v| v.parse::<arclab_arc::Release>().ok())
+        {
+            s.zfs_version = r.to_string().replace(".x", "");
+        }
+        if h.os == "freebsd" {
+            s.os = "freebsd".into();
+        }
+        s.prefetch = h.prefetch.unwrap_or(true);
+        Some(s)
+    }
+
     /// Parse and check a TOML scenario; `origin` names it in errors.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Scenario, DescriptionError> {
         let s: Scenario = toml::from_str(text)

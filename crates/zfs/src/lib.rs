@@ -32,6 +32,7 @@
 //! ```
 
 pub mod arcstats;
+pub mod capture;
 pub mod catalog;
 pub mod host;
 pub mod rates;

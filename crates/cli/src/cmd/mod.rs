@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod capture;
 pub(crate) mod change;
 pub(crate) mod compare;
 pub(crate) mod export;

@@ -167,6 +167,9 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
         SizeSpec::Absolute(v) => format_size_compact(v),
         SizeSpec::Fraction(f) => f.to_string(),
     };
+    // A capture's keys carry files and levels, so the prefetcher sees the
+    // host's own streams; other traces are one file.
+    let block_keys = args.input.open(&args.trace)?.format().block_keys();
     let mut jobs = Vec::new();
     let mut labels = Vec::new();
     let mut behaviours = Vec::new();
@@ -216,7 +219,7 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                             let spec = ZfsSpec {
                                 config,
                                 prefetch: pf == OnOff::On,
-                                block_keys: false,
+                                block_keys,
                             };
                             jobs.push(Job {
                                 target: Target::Zfs(Box::new(spec)),

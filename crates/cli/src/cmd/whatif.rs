@@ -19,8 +19,9 @@ use arclab_sim::sample::DEFAULT_RATE;
 use arclab_sim::scenario::{self, Scenario};
 use arclab_sim::whatif::device::Device;
 use arclab_sim::whatif::plan::{Cap, Caps, Plan, PlanError, PolicyName};
-use arclab_sim::whatif::{RunResult, RunSpec, report as rows};
+use arclab_sim::whatif::{RunResult, RunSpec, report as rows, selfcheck};
 use arclab_sim::workload::{self, WorkloadSpec};
+use arclab_trace::capture::CaptureHeader;
 use arclab_trace::clock::{Clock, Clocked};
 use std::path::{Path, PathBuf};
 
@@ -147,6 +148,7 @@ fn plan(
     scenario: &Scenario,
     step_ns: u64,
     sample_rate: Option<f64>,
+    block_keys: bool,
 ) -> Result<Vec<arclab_sim::whatif::plan::PlannedRun>> {
     let caps = if args.caps.is_empty() {
         DEFAULT_CAPS
@@ -165,8 +167,8 @@ fn plan(
         caps,
         versions: args.zfs_version.clone(),
         prefetch: args.prefetch.iter().map(|&p| p == OnOff::On).collect(),
-        // Workload keys carry files and blocks; trace keys do not.
-        block_keys: args.trace.is_none(),
+        // Workload and capture keys carry files and blocks; other traces' do not.
+        block_keys,
         sample_rate,
         series_step_ns: step_ns,
     };
@@ -179,9 +181,11 @@ fn plan(
     })
 }
 
-/// The scenario: as given, else homelab for a workload and a bare host of
-/// `--ram` for a trace; `--ram` overrides its RAM.
-fn scenario(args: &WhatifArgs) -> Result<Scenario> {
+/// The scenario: as given, else homelab for a workload, a bare host of
+/// `--ram` for a trace, and for a capture the host it was taken on; `--ram`
+/// overrides its RAM.
+fn scenario(args: &WhatifArgs, capture: Option<&CaptureHeader>) -> Result<Scenario> {
+    let from_capture = capture.and_then(Scenario::for_capture);
     let mut sc = match (&args.scenario, &args.trace, args.ram) {
         (Some(name), _, _) => load(
             "scenario",
@@ -190,7 +194,16 @@ fn scenario(args: &WhatifArgs) -> Result<Scenario> {
             Scenario::from_toml_str,
             &scenario::BUILTINS.join(", "),
         )?,
-        (None, Some(_), Some(ram)) => Scenario::for_trace(ram),
+        (None, Some(_), Some(ram)) => match from_capture {
+            Some(mut sc) => {
+                sc.ram_bytes = ram;
+                sc
+            }
+            None => Scenario::for_trace(ram),
+        },
+        (None, Some(_), None) if from_capture.is_some() => {
+            from_capture.unwrap_or_else(|| unreachable!("checked by the guard"))
+        }
         (None, Some(_), None) => {
             return Err(UsageError(
                 "whatif --trace needs the host's RAM: give --ram SIZE (e.g. --ram 16G) or --scenario NAME|FILE.toml".into(),
@@ -218,7 +231,8 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
     {
         return Err(UsageError("--sample-rate must be in (0, 1]".into()).into());
     }
-    let scenario = scenario(&args)?;
+    let capture = capture_header(&args)?;
+    let scenario = scenario(&args, capture.as_ref())?;
     let names = workload::BUILTINS.join(", ");
     let workload = match &args.trace {
         Some(_) => None,
@@ -262,7 +276,8 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         .as_ref()
         .map_or(600_000_000_000, |w| w.duration_ns());
     let step_ns = (duration_ns / SERIES_POINTS).max(1_000_000);
-    let planned = plan(&args, &scenario, step_ns, sample_rate)?;
+    let block_keys = args.trace.is_none() || capture.is_some();
+    let planned = plan(&args, &scenario, step_ns, sample_rate, block_keys)?;
     let specs: Vec<RunSpec> = planned.iter().map(|p| p.spec.clone()).collect();
 
     let results = match (&workload, &args.trace) {
@@ -313,9 +328,22 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         verdict: String::new(),
         verdict_cap: None,
         series: all_series,
+        self_check: None,
     };
     report::verdict::decide(&mut rep, args.verdict_for.as_ref()).map_err(UsageError)?;
+    if let (Some(_), Some(path)) = (&capture, &args.trace) {
+        rep.self_check = selfcheck::check_capture(path, &scenario)?;
+    }
     emit(&rep, &args)
+}
+
+/// The header of the `--trace` file when it is a capture (`arclab capture`).
+fn capture_header(args: &WhatifArgs) -> Result<Option<CaptureHeader>> {
+    let Some(path) = &args.trace else {
+        return Ok(None);
+    };
+    let reader = args.input.open(path)?;
+    Ok(reader.capture_info().map(|i| i.header.clone()))
 }
 
 /// Replay a trace once, on its format's clock, through every run.
@@ -415,14 +443,14 @@ mod tests {
 
     #[test]
     fn a_trace_gets_a_bare_host_unless_a_scenario_is_given() {
-        let sc = scenario(&args(&["--trace", "t.bin", "--ram", "16G"])).unwrap();
+        let sc = scenario(&args(&["--trace", "t.bin", "--ram", "16G"]), None).unwrap();
         assert_eq!(sc.ram_bytes, 16 << 30);
         assert!(sc.demand.is_empty() && sc.pinned.total() == 0 && sc.warmup_secs == 0.0);
-        let e = scenario(&args(&["--trace", "t.bin"])).unwrap_err();
+        let e = scenario(&args(&["--trace", "t.bin"]), None).unwrap_err();
         assert!(e.to_string().contains("--ram"), "{e}");
-        let sc = scenario(&args(&["--trace", "t.bin", "--scenario", "homelab"])).unwrap();
+        let sc = scenario(&args(&["--trace", "t.bin", "--scenario", "homelab"]), None).unwrap();
         assert_eq!(sc.name, "homelab");
         assert!(sc.pinned.total() > 0);
-        assert_eq!(scenario(&args(&[])).unwrap().name, "homelab");
+        assert_eq!(scenario(&args(&[]), None).unwrap().name, "homelab");
     }
 }

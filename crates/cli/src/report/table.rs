@@ -189,6 +189,11 @@ pub(crate) fn to_text(report: &Report) -> String {
     s.push_str(";\ngave back: the most the ARC returned in one burst of memory demand, and how long that took;\ndeficit: memory the host wanted but could not have yet, integrated over time.\n\n");
     s.push_str(&wrap(&report.verdict, 78));
     s.push('\n');
+    if let Some(sc) = &report.self_check {
+        s.push('\n');
+        s.push_str(&wrap(&sc.sentence(), 78));
+        s.push('\n');
+    }
     s
 }
 
@@ -200,6 +205,11 @@ pub(crate) fn to_markdown(report: &Report) -> String {
     s.push_str(".\n\n");
     s.push_str(&report.verdict);
     s.push('\n');
+    if let Some(sc) = &report.self_check {
+        s.push('\n');
+        s.push_str(&sc.sentence());
+        s.push('\n');
+    }
     s
 }
 

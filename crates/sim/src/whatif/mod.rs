@@ -56,6 +56,7 @@
 pub mod device;
 pub mod plan;
 pub mod report;
+pub mod selfcheck;
 pub mod verdict;
 pub mod words;
 
@@ -368,36 +369,47 @@ impl<'a> Run<'a> {
     }
 }
 
+impl Run<'_> {
+    /// Serve one request: record series points due before it, count it,
+    /// and replay it unless the sampler leaves it out. `Some(hit)` when it
+    /// was replayed (`hit`: served without a disk read), `None` when
+    /// sampled out.
+    pub fn step(&mut self, req: &Request) -> Option<bool> {
+        let step = self.spec.series_step_ns;
+        let t = req.time_ns;
+        self.last_t = self.last_t.max(t);
+        while step > 0 && self.next_pt <= t {
+            let p = self.point(self.next_pt);
+            self.series.push(p);
+            // An idle stretch of two steps or more (hours of silence, an
+            // outlier timestamp) keeps its first and last points only:
+            // the series grows with the requests, not with the span.
+            let last = self.next_pt + (t - self.next_pt) / step * step;
+            self.next_pt = if last > self.next_pt + step {
+                last
+            } else {
+                self.next_pt + step
+            };
+        }
+        let counted = t >= self.warm;
+        self.n_req += u64::from(counted);
+        if !self.sampler.keep(req.key) {
+            return None;
+        }
+        self.sync_host(t);
+        let hit = self.engine.access(req);
+        if counted && !hit {
+            self.miss_s += 1;
+            self.miss_bytes_s += u64::from(req.size);
+        }
+        Some(hit)
+    }
+}
+
 impl Sink for Run<'_> {
     fn consume(&mut self, batch: &[Request]) {
-        let step = self.spec.series_step_ns;
         for req in batch {
-            let t = req.time_ns;
-            self.last_t = self.last_t.max(t);
-            while step > 0 && self.next_pt <= t {
-                let p = self.point(self.next_pt);
-                self.series.push(p);
-                // An idle stretch of two steps or more (hours of silence, an
-                // outlier timestamp) keeps its first and last points only:
-                // the series grows with the requests, not with the span.
-                let last = self.next_pt + (t - self.next_pt) / step * step;
-                self.next_pt = if last > self.next_pt + step {
-                    last
-                } else {
-                    self.next_pt + step
-                };
-            }
-            let counted = t >= self.warm;
-            self.n_req += u64::from(counted);
-            if !self.sampler.keep(req.key) {
-                continue;
-            }
-            self.sync_host(t);
-            let hit = self.engine.access(req);
-            if counted && !hit {
-                self.miss_s += 1;
-                self.miss_bytes_s += u64::from(req.size);
-            }
+            self.step(req);
         }
     }
 }

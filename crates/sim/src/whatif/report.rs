@@ -45,6 +45,44 @@ pub struct Report {
     /// Time series per run (plots and the HTML report only).
     #[serde(skip)]
     pub series: Vec<RunSeries>,
+    /// For a capture of the host's own reads: the model against the host's
+    /// kernel on the same reads ([`super::selfcheck`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_check: Option<SelfCheckLine>,
+}
+
+/// The self-check as reported: where it ran and how model and kernel
+/// compare.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct SelfCheckLine {
+    /// The cap it ran at: the host's `c_max` during the capture.
+    pub c_max_bytes: u64,
+    /// The comparison.
+    #[serde(flatten)]
+    pub check: super::selfcheck::SelfCheck,
+}
+
+impl SelfCheckLine {
+    /// One sentence: "on your capture the model says 97.10 %, your kernel
+    /// measured 98.90 % …".
+    pub fn sentence(&self) -> String {
+        let w = &self.check.whole;
+        let a = &self.check.after_warmup;
+        format!(
+            "self-check at your host's c_max ({}) on the {} demand reads of your capture: the model says {:.2} %, your kernel measured {:.2} %; after the first half warms the model, {:.2} % vs {:.2} %, agreeing on {:.1} % of reads{}",
+            arclab_arc::units::format_bytes(self.c_max_bytes),
+            w.reads,
+            w.model_ratio() * 100.0,
+            w.kernel_ratio() * 100.0,
+            a.model_ratio() * 100.0,
+            a.kernel_ratio() * 100.0,
+            a.agreement() * 100.0,
+            match self.check.sampled {
+                Some(r) => format!(" (sampled at {r})"),
+                None => String::new(),
+            }
+        )
+    }
 }
 
 /// One run: a policy at a cap, with a version and prefetch setting.
@@ -292,6 +330,7 @@ pub fn example() -> Report {
         verdict: String::new(),
         verdict_cap: None,
         series,
+        self_check: None,
     };
     super::verdict::decide(&mut report, None).expect("no cap asked for");
     report

@@ -22,6 +22,7 @@
 //! assert_eq!(m.available_bytes, Some(1000 * 1024));
 //! ```
 
+pub mod params;
 pub mod scenario;
 
 use std::path::{Path, PathBuf};
