@@ -433,6 +433,10 @@ fn an_existing_output_is_never_replaced_and_a_host_without_pools_is_an_error() {
     let err = String::from_utf8_lossy(&r.stderr);
     assert_eq!(r.status.code(), Some(1), "{err}");
     assert!(err.contains("no pool has a `reads` read history"), "{err}");
+    assert!(
+        !out2.exists(),
+        "a failed capture with no records leaves no file"
+    );
     assert_eq!(h.param("zfs_read_history"), "0");
 }
 
@@ -502,4 +506,56 @@ fn the_walkthrough_in_docs_capture_md_runs() {
     );
     assert!(text.contains("8G"), "{text}");
     assert_eq!(h.param("zfs_read_history"), "0");
+}
+
+#[test]
+fn a_sampled_capture_keeps_whole_blocks_and_whatif_scales_it_back() {
+    let h = host();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("half.arct");
+    let child = spawn_capture(
+        &h,
+        &out,
+        &[
+            "--for",
+            "3s",
+            "--poll",
+            "20ms",
+            "--sample-rate",
+            "0.5",
+            "--json",
+        ],
+    );
+    let work = workload(30_000);
+    let logged = fake_kernel(&h, &work, 1000, Duration::from_millis(20));
+    let (rep, _) = finish(child);
+    assert_eq!(logged.lines, 30_000);
+    // Exactly the reads of the kept blocks: every read of a block or none.
+    let kept = work
+        .iter()
+        .filter(|&&(o, b)| arclab_zfs::capture::sampled_in(0.5, OBJSET, o, b))
+        .count() as u64;
+    assert_eq!(rep["records"], kept, "{rep}");
+    assert!((12_000..18_000).contains(&kept), "{kept}");
+    assert_eq!(rep["tally"]["sampled_out"], 30_000 - kept);
+    let path = out.display().to_string();
+    let w = json(&["whatif", "--trace", &path, "--caps", "1G", "--json"]);
+    assert!(
+        w["sampling"]
+            .as_str()
+            .unwrap()
+            .contains("the capture was sampled when it was taken"),
+        "{w}"
+    );
+    // Requests scaled back to the whole host's.
+    let n = w["rows"][0]["n_req"].as_u64().unwrap();
+    assert_eq!(n, (kept as f64 / 0.5).round() as u64, "{w}");
+    assert_eq!(w["self_check"]["sampled"], 0.5);
+    assert_eq!(w["self_check"]["whole"]["reads"], kept);
+    // A cap whose miniature would fall under 64 MiB is refused with the arithmetic.
+    let err = common::fails(&["whatif", "--trace", &path, "--caps", "100M"], 1);
+    assert!(err.contains("below ZFS's 64 MiB minimum"), "{err}");
+    // Sampling twice is refused.
+    let err = common::fails(&["whatif", "--trace", &path, "--sample-rate", "0.1"], 2);
+    assert!(err.contains("sampled at 0.5 when it was taken"), "{err}");
 }

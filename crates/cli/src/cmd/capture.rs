@@ -155,6 +155,9 @@ pub(crate) fn run(args: CaptureArgs) -> Result<()> {
             let what = if kept > 0 {
                 format!("; the {kept} records captured so far are in {out_name}")
             } else {
+                // Nothing captured: the file this run created goes.
+                drop(writer);
+                let _ = std::fs::remove_file(&args.output);
                 String::new()
             };
             return Err(anyhow::anyhow!("{e}{what}"));

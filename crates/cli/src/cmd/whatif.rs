@@ -149,6 +149,7 @@ fn plan(
     step_ns: u64,
     sample_rate: Option<f64>,
     block_keys: bool,
+    presampled: bool,
 ) -> Result<Vec<arclab_sim::whatif::plan::PlannedRun>> {
     let caps = if args.caps.is_empty() {
         DEFAULT_CAPS
@@ -170,6 +171,7 @@ fn plan(
         // Workload and capture keys carry files and blocks; other traces' do not.
         block_keys,
         sample_rate,
+        presampled,
         series_step_ns: step_ns,
     };
     plan.runs(scenario).map_err(|e: PlanError| {
@@ -267,7 +269,18 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
     }
     let expected = workload.as_ref().map(|w| w.expected_requests());
     // Sample on our own above AUTO_SAMPLE_ABOVE requests (said in the output).
-    let sample_rate = args.sample_rate.or_else(|| {
+    // A capture taken with --sample-rate is a miniature already.
+    let presampled = capture
+        .as_ref()
+        .map(|h| h.sample_rate)
+        .filter(|&r| r > 0.0 && r < 1.0);
+    if let (Some(r), Some(_)) = (presampled, args.sample_rate) {
+        return Err(UsageError(format!(
+            "the capture was sampled at {r} when it was taken; drop --sample-rate"
+        ))
+        .into());
+    }
+    let sample_rate = presampled.or(args.sample_rate).or_else(|| {
         expected
             .filter(|&n| n > AUTO_SAMPLE_ABOVE)
             .map(|_| DEFAULT_RATE)
@@ -277,7 +290,14 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         .map_or(600_000_000_000, |w| w.duration_ns());
     let step_ns = (duration_ns / SERIES_POINTS).max(1_000_000);
     let block_keys = args.trace.is_none() || capture.is_some();
-    let planned = plan(&args, &scenario, step_ns, sample_rate, block_keys)?;
+    let planned = plan(
+        &args,
+        &scenario,
+        step_ns,
+        sample_rate,
+        block_keys,
+        presampled.is_some(),
+    )?;
     let specs: Vec<RunSpec> = planned.iter().map(|p| p.spec.clone()).collect();
 
     let results = match (&workload, &args.trace) {
@@ -323,7 +343,12 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         device: args.device.clone(),
         seed: args.seed,
         duration_s: results.first().map_or(0.0, |r| r.duration_ns as f64 / 1e9),
-        sampling: sampling_note(&results, args.sample_rate, expected),
+        sampling: sampling_note(
+            &results,
+            args.sample_rate.or(presampled),
+            expected,
+            presampled.is_some(),
+        ),
         rows,
         verdict: String::new(),
         verdict_cap: None,
@@ -378,9 +403,11 @@ fn sampling_note(
     results: &[RunResult],
     asked: Option<f64>,
     expected: Option<u64>,
+    presampled: bool,
 ) -> Option<String> {
     let rate = results.iter().find_map(|r| r.sampled)?;
     let why = match (asked, expected) {
+        _ if presampled => "the capture was sampled when it was taken".to_string(),
         (Some(_), _) => "as asked with --sample-rate".to_string(),
         (None, Some(n)) => format!(
             "automatic: the workload has ~{} requests, above {}",

@@ -84,6 +84,9 @@ pub struct RunSpec {
     pub scenario: Scenario,
     /// Spatial sampling rate R in (0, 1); `None` or ≥ 1: every request.
     pub sample_rate: Option<f64>,
+    /// The stream is already a spatial sample at `sample_rate`: the host is
+    /// scaled, every request kept, and counts scaled back by 1/R.
+    pub presampled: bool,
     /// Simulated time between two series points (0: no series).
     pub series_step_ns: u64,
 }
@@ -214,7 +217,7 @@ impl<'a> Run<'a> {
             .filter(|r| r.is_finite() && *r > 0.0 && *r < 1.0);
         let (engine, capacity) = match &spec.target {
             Target::Zfs(z) => {
-                if let (Some(r), Some(m)) = (rate, z.config.arc_max) {
+                if let (Some(r), Some(m), false) = (rate, z.config.arc_max, spec.presampled) {
                     rate = Some(r.max(MIN_ARC_MAX as f64 / m as f64)).filter(|&r| r < 1.0);
                 }
                 let config = match rate {
@@ -246,7 +249,14 @@ impl<'a> Run<'a> {
             engine,
             capacity,
             rate,
-            sampler: SpatialSampler::new(rate.unwrap_or(1.0), 0),
+            sampler: SpatialSampler::new(
+                if spec.presampled {
+                    1.0
+                } else {
+                    rate.unwrap_or(1.0)
+                },
+                0,
+            ),
             warm: (sc.warmup_secs * 1e9) as u64,
             next_pt: 0,
             series: Vec::new(),
@@ -312,7 +322,13 @@ impl<'a> Run<'a> {
             let p = self.point(last_t);
             self.series.push(p);
         }
-        let (r, warm, n_req) = (self.r(), self.warm, self.n_req);
+        let (r, warm) = (self.r(), self.warm);
+        // A pre-sampled stream held R of the requests: N is n / R.
+        let n_req = if self.spec.presampled {
+            (self.n_req as f64 / r).round() as u64
+        } else {
+            self.n_req
+        };
         let inv = 1.0 / r;
         let measured_s = last_t.saturating_sub(warm) as f64 / 1e9;
         let per_s = |x: f64| {

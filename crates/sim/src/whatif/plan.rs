@@ -31,6 +31,7 @@ use crate::PolicyKind;
 use crate::model::ZfsSpec;
 use crate::replay::Target;
 use crate::scenario::Scenario;
+use arclab_arc::limits::MIN_ARC_MAX;
 use arclab_arc::model::Behaviour;
 use arclab_arc::units::{SizeSpec, format_bytes, format_size_compact, parse_bytes};
 use std::fmt;
@@ -163,6 +164,10 @@ pub struct Plan {
     pub block_keys: bool,
     /// Spatial sampling rate for every run.
     pub sample_rate: Option<f64>,
+    /// The stream is already a spatial sample at `sample_rate` (a capture
+    /// taken with `--sample-rate`): runs scale the host but keep every
+    /// request.
+    pub presampled: bool,
     /// Simulated time between two series points.
     pub series_step_ns: u64,
 }
@@ -251,6 +256,7 @@ impl Plan {
             prefetch: Vec::new(),
             block_keys: true,
             sample_rate: None,
+            presampled: false,
             series_step_ns: 1_000_000_000,
         }
     }
@@ -316,6 +322,19 @@ impl Plan {
     ) -> Result<PlannedRun, PlanError> {
         let zfs = policy == PolicyName::ZfsArc;
         let arc_max = cap.bytes(scenario.ram_bytes);
+        if let (true, Some(r), Some(b)) = (self.presampled, self.sample_rate, arc_max)
+            && r < 1.0
+            && (b as f64 * r) < MIN_ARC_MAX as f64
+        {
+            return Err(PlanError::Cap {
+                label: label.to_string(),
+                message: format!(
+                    "on a trace sampled at {r} the cap is a miniature of {}, below ZFS's 64 MiB minimum; ask for caps of at least {} or capture with a higher --sample-rate",
+                    format_bytes((b as f64 * r) as u64),
+                    format_bytes((MIN_ARC_MAX as f64 / r).ceil() as u64)
+                ),
+            });
+        }
         let mut sc = scenario.clone();
         sc.prefetch = prefetch;
         if let Some(v) = version {
@@ -343,6 +362,7 @@ impl Plan {
                 target,
                 scenario: sc,
                 sample_rate: self.sample_rate,
+                presampled: self.presampled,
                 series_step_ns: self.series_step_ns,
             },
             labels: Labels {

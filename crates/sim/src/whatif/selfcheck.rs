@@ -175,6 +175,11 @@ pub fn check_capture(
     let cap = Cap::Size(arclab_arc::units::SizeSpec::Absolute(c_max));
     let mut spec = single(scenario, PolicyName::ZfsArc, "host", cap)?;
     spec.series_step_ns = 0;
+    // A sampled capture replays on the miniature host it stands for.
+    if header.sample_rate > 0.0 && header.sample_rate < 1.0 {
+        spec.sample_rate = Some(header.sample_rate);
+        spec.presampled = true;
+    }
     let check = self_check(&spec, || reader.next_demand())?;
     Ok(Some(super::report::SelfCheckLine {
         c_max_bytes: c_max,
