@@ -194,13 +194,16 @@ pub enum Clock {
 
 impl Clock {
     /// The clock for `format`: whole seconds (oracleGeneral, lcs, csv),
-    /// microseconds (vscsi), or `rate` requests per second for the formats
-    /// without a clock (txt, lis). `rate` is checked with [`check_rate`].
+    /// microseconds (vscsi), nanoseconds kept as they are (arct), or `rate`
+    /// requests per second for the formats without a clock (txt, lis).
+    /// `rate` is checked with [`check_rate`].
     pub fn for_format(format: Format, rate: f64) -> Result<Clock, RateError> {
         let rate = check_rate(rate)?;
         Ok(match format {
             Format::Txt | Format::Lis => Clock::Synthetic { rate },
             Format::Vscsi => Clock::Spread { tick_ns: 1_000 },
+            // Nanosecond stamps: a one-nanosecond tick moves no request.
+            Format::Arct => Clock::Spread { tick_ns: 1 },
             Format::OracleGeneral | Format::Lcs | Format::Csv => Clock::Spread {
                 tick_ns: 1_000_000_000,
             },
@@ -213,6 +216,7 @@ impl Clock {
             Clock::Synthetic { rate } => {
                 format!("synthetic, {rate} requests/s (the trace has no clock)")
             }
+            Clock::Spread { tick_ns: 1 } => "trace clock in nanoseconds, times kept".to_string(),
             Clock::Spread { tick_ns } => format!(
                 "trace clock; requests sharing a timestamp spread evenly over its {}",
                 if *tick_ns == 1_000 {

@@ -43,7 +43,7 @@ pub enum TraceErrorKind {
     UnknownFormat(String),
     /// A format name that [`crate::Format::from_str`](std::str::FromStr) does not know.
     #[error(
-        "unknown trace format name {0:?} (expected oracleGeneral, lcs, vscsi, csv, txt or lis)"
+        "unknown trace format name {0:?} (expected oracleGeneral, lcs, vscsi, csv, txt, lis or arct)"
     )]
     UnknownFormatName(String),
     /// A binary record (or header) ends before its last byte.
@@ -98,6 +98,11 @@ pub enum TraceErrorKind {
     /// Bad options given by the caller (e.g. column 0).
     #[error("invalid option: {0}")]
     InvalidOption(String),
+    /// A malformed `.arct` capture: bad magic, newer version, bad block
+    /// header, zstd error, bad record or JSON. The message names the block
+    /// (1-based) and record.
+    #[error("{0}")]
+    BadCapture(String),
 }
 
 /// An error reading or writing a trace.

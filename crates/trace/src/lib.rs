@@ -2,7 +2,8 @@
 //!
 //! Formats (see `docs/formats.md` for the exact layouts): libCacheSim's
 //! **oracleGeneral** and **lcs** (v1–v8), CloudPhysics **vscsi** (v1/v2),
-//! **csv**, plain **txt** (one id per line) and the ARC paper's **lis**.
+//! **csv**, plain **txt** (one id per line), the ARC paper's **lis** and
+//! arclab's own ZFS capture format **arct** ([`capture`]).
 //! Any of them may be gzip- or zstd-compressed; compression is recognised by
 //! magic bytes and checked against a `.gz` / `.zst` extension.
 //!
@@ -45,6 +46,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod capture;
 pub mod clock;
 mod csv;
 mod error;
@@ -89,17 +91,20 @@ pub enum Format {
     Txt,
     /// ARC paper `.lis`: `start n_blocks ignore req_no` per line.
     Lis,
+    /// arclab's capture of a ZFS host's `arc_read()` calls ([`capture`]).
+    Arct,
 }
 
 impl Format {
     /// Every format, in documentation order.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::OracleGeneral,
         Format::Lcs,
         Format::Vscsi,
         Format::Csv,
         Format::Txt,
         Format::Lis,
+        Format::Arct,
     ];
 
     /// The format's canonical name (`oracleGeneral`, `lcs`, …).
@@ -111,7 +116,15 @@ impl Format {
             Format::Csv => "csv",
             Format::Txt => "txt",
             Format::Lis => "lis",
+            Format::Arct => "arct",
         }
+    }
+
+    /// Whether the format's keys are ZFS block identities
+    /// ([`arclab_arc::block_key`]: file, level, block id), so a replay can
+    /// treat them per file (true only for [`Format::Arct`]).
+    pub const fn block_keys(self) -> bool {
+        matches!(self, Format::Arct)
     }
 }
 
@@ -124,7 +137,8 @@ impl fmt::Display for Format {
 impl FromStr for Format {
     type Err = TraceError;
 
-    /// Case-insensitive; also accepts `oracle`, `og`, `bin` and `arc` (for lis).
+    /// Case-insensitive; also accepts `oracle`, `og`, `bin`, `arc` (for lis)
+    /// and `capture` (for arct).
     fn from_str(s: &str) -> Result<Self, TraceError> {
         Ok(match s.to_ascii_lowercase().as_str() {
             "oraclegeneral" | "oracle" | "og" | "bin" => Format::OracleGeneral,
@@ -133,6 +147,7 @@ impl FromStr for Format {
             "csv" => Format::Csv,
             "txt" | "text" | "plain" => Format::Txt,
             "lis" | "arc" => Format::Lis,
+            "arct" | "capture" => Format::Arct,
             _ => {
                 return Err(TraceError::new(
                     s,
@@ -191,6 +206,9 @@ pub struct OpenOptions {
     pub csv: CsvOptions,
     /// Bytes per block of `.lis` traces (default 512).
     pub lis_block_size: u32,
+    /// arct captures: yield prefetch reads too (default: demand reads only,
+    /// since a replay's own prefetcher issues the prefetches).
+    pub capture_prefetch: bool,
 }
 
 impl Default for OpenOptions {
@@ -199,6 +217,7 @@ impl Default for OpenOptions {
             format: None,
             csv: CsvOptions::default(),
             lis_block_size: 512,
+            capture_prefetch: false,
         }
     }
 }
@@ -229,8 +248,9 @@ pub fn from_reader(
 
 /// Guess a file's format: from its extension after stripping `.gz` / `.zst`
 /// (`.oracleGeneral`, `.bin` → oracleGeneral; `.lcs`, `.vscsi`, `.csv`,
-/// `.txt`, `.lis`), else from its (decompressed) first bytes: the lcs start
-/// magic, or a valid vscsi version on the first two records.
+/// `.txt`, `.lis`, `.arct`), else from its (decompressed) first bytes: the
+/// arct magic `ARCLABCT`, the lcs start magic, or a valid vscsi version on
+/// the first two records.
 pub fn detect_format(path: &Path) -> Result<Format, TraceError> {
     let (stem, _) = source::split_compression_ext(path);
     if let Some((_, ext)) = stem.rsplit_once('.') {
@@ -241,6 +261,7 @@ pub fn detect_format(path: &Path) -> Result<Format, TraceError> {
             "csv" => Some(Format::Csv),
             "txt" => Some(Format::Txt),
             "lis" => Some(Format::Lis),
+            "arct" => Some(Format::Arct),
             _ => None,
         };
         if let Some(f) = by_ext {
@@ -255,6 +276,9 @@ pub fn detect_format(path: &Path) -> Result<Format, TraceError> {
     let head = &head[..got];
     if got == 0 {
         return Err(TraceError::new(name, Location::File, TraceErrorKind::Empty));
+    }
+    if got >= 8 && head[..8] == capture::MAGIC {
+        return Ok(Format::Arct);
     }
     if got >= 8 && records::u64_at(head, 0) == lcs::MAGIC {
         return Ok(Format::Lcs);

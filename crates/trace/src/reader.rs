@@ -6,13 +6,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use arclab_arc::Request;
 
+use crate::capture::{CaptureInfo, CaptureReader};
 use crate::csv::CsvReader;
 use crate::error::{Location, TraceError, TraceErrorKind};
 use crate::lcs::{self, Lcs, LcsStats};
 use crate::lis::LisReader;
 use crate::oracle_general::OracleGeneral;
 use crate::records::BinReader;
-use crate::source::Opened;
+use crate::source::{Opened, Source};
 use crate::txt::TxtReader;
 use crate::vscsi::{self, Vscsi};
 use crate::{Format, OpenOptions};
@@ -24,6 +25,10 @@ enum Inner {
     Csv(CsvReader),
     Txt(TxtReader),
     Lis(LisReader),
+    Arct {
+        r: Box<CaptureReader<Source>>,
+        prefetch: bool,
+    },
 }
 
 /// A streaming reader of one trace, whatever its format.
@@ -104,6 +109,10 @@ impl TraceReader {
             Format::Csv => Inner::Csv(CsvReader::new(src, name, &opts.csv)?),
             Format::Txt => Inner::Txt(TxtReader::new(src, name, opts.csv.id_is_num)?),
             Format::Lis => Inner::Lis(LisReader::new(src, name, opts.lis_block_size)?),
+            Format::Arct => Inner::Arct {
+                r: Box::new(CaptureReader::new(src, name)?),
+                prefetch: opts.capture_prefetch,
+            },
         };
         Ok(TraceReader {
             format,
@@ -153,6 +162,7 @@ impl TraceReader {
             Inner::Csv(r) => r.read_batch(buf, max),
             Inner::Txt(r) => r.read_batch(buf, max),
             Inner::Lis(r) => r.read_batch(buf, max),
+            Inner::Arct { r, prefetch } => r.read_requests(buf, max, *prefetch),
         };
         match res {
             Ok(0) => {
@@ -183,6 +193,16 @@ impl TraceReader {
     /// The statistics in an lcs header (`None` for other formats).
     pub fn lcs_stats(&self) -> Option<&LcsStats> {
         self.lcs_stats.as_ref()
+    }
+
+    /// What an arct capture's reader has learned so far: header, dictionary,
+    /// record counts, summary, truncation (`None` for other formats).
+    /// Complete once the reader is exhausted.
+    pub fn capture_info(&self) -> Option<&CaptureInfo> {
+        match &self.inner {
+            Inner::Arct { r, .. } => Some(r.info()),
+            _ => None,
+        }
     }
 }
 

@@ -100,7 +100,8 @@ pub struct TraceStats {
 /// Whether a trace of `format` records each request's operation (read,
 /// write, delete): vscsi does (its SCSI command), lcs from record version 2
 /// (`op` field), csv when an op column is configured (`csv_op_col`);
-/// oracleGeneral, lcs v1, txt and ARC `.lis` do not, and their readers
+/// oracleGeneral, lcs v1, txt, ARC `.lis` and arct (only `arc_read()` calls,
+/// never a write) do not, and their readers
 /// report every request as a read, so [`TraceStats::n_read`] and the others
 /// mean nothing for them.
 ///
@@ -116,7 +117,8 @@ pub fn records_op(format: Format, lcs_version: Option<u64>, csv_op_col: Option<u
         Format::Vscsi => true,
         Format::Lcs => lcs_version.is_some_and(|v| v >= 2),
         Format::Csv => csv_op_col.is_some(),
-        Format::OracleGeneral | Format::Txt | Format::Lis => false,
+        // arct holds only arc_read() calls: no writes, so no read/write mix.
+        Format::OracleGeneral | Format::Txt | Format::Lis | Format::Arct => false,
     }
 }
 
