@@ -116,6 +116,13 @@ pub struct CaptureHeader {
     pub arc_c_max_bytes: Option<u64>,
     /// Sizes come from the dataset's recordsize, not from the block pointer.
     pub sizes_nominal: bool,
+    /// Hits were logged (`zfs_read_history_hits=1`): the records are the
+    /// whole workload and their `ARC_FLAG_CACHED` says what the kernel served
+    /// from the ARC. `false`: misses only.
+    pub hits_logged: bool,
+    /// Whether the host's prefetcher was on (`zfs_prefetch_disable=0`), when
+    /// known.
+    pub prefetch: Option<bool>,
     /// Free-form remarks of the writer.
     pub notes: Vec<String>,
 }
@@ -134,6 +141,8 @@ impl Default for CaptureHeader {
             arc_c_min_bytes: None,
             arc_c_max_bytes: None,
             sizes_nominal: false,
+            hits_logged: false,
+            prefetch: None,
             notes: Vec::new(),
         }
     }
@@ -717,7 +726,28 @@ impl<R: Read> CaptureReader<R> {
     ) -> Result<usize, TraceError> {
         let mut n = 0;
         while n < max {
-            let Some(rec) = self.next_raw()? else { break };
+            let Some((req, _)) = self.next_request(prefetch)? else {
+                break;
+            };
+            out.push(req);
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// The next demand read as a [`Request`] (numbered as
+    /// [`read_requests`](Self::read_requests) numbers them), with whether
+    /// the kernel served it from the ARC ([`ARC_FLAG_CACHED`]): what the
+    /// self-check compares the model with.
+    pub fn next_demand(&mut self) -> Result<Option<(Request, bool)>, TraceError> {
+        self.next_request(false)
+    }
+
+    fn next_request(&mut self, prefetch: bool) -> Result<Option<(Request, bool)>, TraceError> {
+        loop {
+            let Some(rec) = self.next_raw()? else {
+                return Ok(None);
+            };
             if rec.is_prefetch() && !prefetch {
                 continue;
             }
@@ -746,10 +776,8 @@ impl<R: Read> CaptureReader<R> {
                 return Err(e);
             }
             self.info.files = self.files.len() as u64;
-            out.push(rec.to_request(file));
-            n += 1;
+            return Ok(Some((rec.to_request(file), rec.is_cached())));
         }
-        Ok(n)
     }
 
     fn bad(&self, loc: Location, msg: String) -> TraceError {
