@@ -75,6 +75,10 @@ const CANNOT_RUN: &[(&str, &str)] = &[
         "reads a FreeBSD host's /boot/loader.conf and /etc/sysctl.conf (absolute paths)",
     ),
     (
+        "sudo arclab capture",
+        "root: sets the live zfs_read_history module parameters and polls /proc/spl/kstat/zfs (tests/capture.rs drives it against a fake kernel)",
+    ),
+    (
         "sudo arclab tune cap",
         "root: writes /etc/modprobe.d and /sys/module",
     ),
@@ -187,6 +191,60 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
+/// A small capture as `arclab capture` writes one (the live command needs
+/// root and a ZFS module): 20,000 reads of four 128 KiB-record files on a
+/// 32 GiB host whose c_max was 8 GiB, every third read a hit.
+fn write_capture(path: &Path) {
+    use arclab_trace::capture::{
+        CaptureHeader, CaptureRecord, CaptureSummary, CaptureWriter, Dataset,
+    };
+    let header = CaptureHeader {
+        host: "example".into(),
+        os: "linux".into(),
+        zfs_version: Some("2.3.9-1".into()),
+        sample_rate: 1.0,
+        ram_bytes: Some(32 << 30),
+        arc_c_bytes: Some(8 << 30),
+        arc_c_min_bytes: Some(1 << 30),
+        arc_c_max_bytes: Some(8 << 30),
+        sizes_nominal: true,
+        hits_logged: true,
+        prefetch: Some(true),
+        ..CaptureHeader::default()
+    };
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = CaptureWriter::new(std::io::BufWriter::new(file), &header).unwrap();
+    let pool = w.add_pool("tank").unwrap();
+    w.add_dataset(Dataset {
+        pool,
+        objset: 0x36,
+        name: "tank/data".into(),
+        recordsize: 128 << 10,
+    })
+    .unwrap();
+    for i in 0..20_000u64 {
+        w.push(&CaptureRecord {
+            time_ns: i * 50_000,
+            pool,
+            objset: 0x36,
+            object: 100 + i % 4,
+            level: 0,
+            blkid: (i * 7919) % 3000,
+            size: 128 << 10,
+            aflags: if i % 3 == 0 { 1 << 3 } else { 0 },
+            pid: 1,
+        })
+        .unwrap();
+    }
+    let summary = CaptureSummary {
+        records: 20_000,
+        stopped_by: "time limit".into(),
+        ..CaptureSummary::default()
+    };
+    use std::io::Write;
+    w.finish(&summary).unwrap().flush().unwrap();
+}
+
 fn link(dir: &Path, name: &str, target: &Path) {
     std::os::unix::fs::symlink(target, dir.join(name)).unwrap();
 }
@@ -239,6 +297,7 @@ fn every_help_example_runs() {
         &arclab_testdata::path("arcstats/freebsd14-telegraf.sysctl.txt"),
     );
     std::fs::create_dir(d.join("plots")).unwrap();
+    write_capture(&d.join("capture.arct"));
 
     // `whatif --scenario host.toml` reads what the live example would write.
     let made = Command::new(env!("CARGO_BIN_EXE_arclab"))

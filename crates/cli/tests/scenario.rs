@@ -216,3 +216,76 @@ fn limits_and_tune_share_one_version_parser() {
     ]);
     assert_ne!(out.status.code(), Some(2), "{out:?}");
 }
+
+#[test]
+fn freebsd_vfs_zfs_sysctls_give_the_caps_prefetch_and_version() {
+    // The real FreeBSD 14 arcstats capture plus the `vfs.zfs.*` lines
+    // `sysctl vfs.zfs` prints (names from FreeBSD 14's OpenZFS:
+    // vfs.zfs.arc.max, vfs.zfs.arc.min, vfs.zfs.prefetch.disable,
+    // vfs.zfs.version.module).
+    let d = tempfile::tempdir().unwrap();
+    let mut text = std::fs::read_to_string(fixture("freebsd14-telegraf.sysctl.txt")).unwrap();
+    text.push_str("vfs.zfs.version.module: 2.2.0-FreeBSD_g95785196f\nvfs.zfs.arc.max: 4294967296\nvfs.zfs.arc.min: 0\nvfs.zfs.prefetch.disable: 1\n");
+    let f = d.path().join("sysctl.txt");
+    put(&f, &text);
+    let out = d.path().join("bsd.toml");
+    ok(&[
+        "scenario",
+        "--from-host",
+        "--sysctl",
+        &f.display().to_string(),
+        "-o",
+        &out.display().to_string(),
+    ]);
+    let toml = std::fs::read_to_string(&out).unwrap();
+    let sc = Scenario::from_toml_str(&toml, "bsd.toml").unwrap();
+    // The 4 GiB cap was read, and judged: this 4 GiB host's arcstats c_max
+    // (3178811392) shows the kernel did not take it.
+    assert!(
+        toml.contains("zfs_arc_max = 4294967296 is not in force: arcstats c_max = 3178811392"),
+        "{toml}"
+    );
+    assert_eq!(sc.arc_max, Some(3_178_811_392), "{toml}");
+    assert!(!sc.prefetch, "{toml}");
+    assert_eq!(sc.zfs_version, "2.2.0", "{toml}");
+    assert_eq!(sc.os, "freebsd");
+    // Without the vfs.zfs lines: no caps in force, prefetch assumed on.
+    let plain = d.path().join("plain.toml");
+    ok(&[
+        "scenario",
+        "--from-host",
+        "--sysctl",
+        &fixture("freebsd14-telegraf.sysctl.txt")
+            .display()
+            .to_string(),
+        "-o",
+        &plain.display().to_string(),
+    ]);
+    let sc = Scenario::from_toml_str(&std::fs::read_to_string(&plain).unwrap(), "p").unwrap();
+    let plain_toml = std::fs::read_to_string(&plain).unwrap();
+    assert!(
+        sc.prefetch && !plain_toml.contains("zfs_arc_max ="),
+        "{plain_toml}"
+    );
+    // A bad value names the file and line.
+    put(
+        &f,
+        &format!(
+            "{}vfs.zfs.arc.max: lots\n",
+            std::fs::read_to_string(fixture("freebsd14-telegraf.sysctl.txt")).unwrap()
+        ),
+    );
+    let err = fails(
+        &[
+            "scenario",
+            "--from-host",
+            "--sysctl",
+            &f.display().to_string(),
+        ],
+        1,
+    );
+    assert!(
+        err.contains("sysctl.txt: line 149: `vfs.zfs.arc.max` is `lots`"),
+        "{err}"
+    );
+}

@@ -8,7 +8,7 @@
 //!   a single space. Type 3 (int64) may be negative.
 //! * FreeBSD `sysctl kstat.zfs.misc.<kstat>`: `kstat.zfs.misc.<kstat>.NAME: VALUE`
 //!   per line, in any order (`sysctl -e`'s `NAME=VALUE` is accepted too).
-//!   Lines of other kstats are skipped, so a whole `sysctl kstat.zfs.misc`
+//!   Lines of other kstats (and `vfs.zfs.*` tunables) are skipped, so a whole `sysctl kstat.zfs.misc`
 //!   dump can be given.
 //!
 //! Nothing here panics on any input; every failure is a [`ParseError`] that
@@ -642,6 +642,12 @@ fn parse_sysctl(
         let lineno = i + 1;
         let line = line.trim();
         if line.is_empty() {
+            continue;
+        }
+        // `sysctl vfs.zfs kstat.zfs.misc.arcstats` interleaves the tunables
+        // (read by `host::params::params_from_sysctl`): skipped here.
+        if line.starts_with("vfs.zfs.") {
+            skipped += 1;
             continue;
         }
         if !line.starts_with("kstat.") {

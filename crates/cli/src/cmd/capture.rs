@@ -23,9 +23,9 @@ use std::time::{Duration, Instant};
 /// read history has no sizes).
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
-    arclab capture --for 10m -o capture.arct                 (as root; Ctrl-C stops early)\n  \
-    arclab capture --for 1h --sample-rate 0.1 -o capture.arct\n  \
-    zfs get -Hp recordsize,volblocksize > rs.txt; arclab capture --for 10m --zfs-get rs.txt -o capture.arct\n  \
+    sudo arclab capture --for 10m -o capture.arct            (Ctrl-C stops early)\n  \
+    sudo arclab capture --for 1h --sample-rate 0.1 -o capture.arct\n  \
+    sudo arclab capture --for 10m --zfs-get rs.txt -o capture.arct   (rs.txt: zfs get -Hp recordsize,volblocksize)\n  \
     arclab trace info capture.arct\n  \
     arclab whatif --trace capture.arct --scenario host.toml")]
 pub(crate) struct CaptureArgs {

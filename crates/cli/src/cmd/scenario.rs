@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
     arclab scenario --from-host -o host.toml          (reads /proc and /sys)\n  \
     arclab scenario --from-host --procfs /host/proc --sysfs /host/sys -o host.toml\n  \
     arclab scenario --from-host --arcstats arcstats.txt --meminfo meminfo.txt\n  \
-    arclab scenario --from-host --sysctl freebsd-sysctl.txt\n  \
+    arclab scenario --from-host --sysctl freebsd-sysctl.txt   (saved with: sysctl vfs.zfs kstat.zfs.misc.arcstats)\n  \
     arclab whatif --scenario host.toml")]
 pub(crate) struct ScenarioArgs {
     /// Describe the host this runs on (or the one under --procfs / --arcstats / --sysctl).
@@ -31,7 +31,8 @@ pub(crate) struct ScenarioArgs {
     /// A saved Linux arcstats file.
     #[arg(long, value_name = "FILE", conflicts_with = "sysctl")]
     arcstats: Option<PathBuf>,
-    /// A saved FreeBSD `sysctl kstat.zfs.misc.arcstats` output.
+    /// A saved FreeBSD `sysctl vfs.zfs kstat.zfs.misc.arcstats` output (caps,
+    /// prefetch and the version come from its `vfs.zfs.*` lines when present).
     #[arg(long, value_name = "FILE")]
     sysctl: Option<PathBuf>,
     /// A saved /proc/meminfo (for RAM and the other processes' memory).
@@ -69,7 +70,15 @@ pub(crate) fn run(args: ScenarioArgs) -> Result<()> {
         (None, Some(d)) => host::procfs_meminfo(d)?,
         (None, None) => None,
     };
-    let params = sysfs.as_deref().map(read_params).transpose()?;
+    let params = match (&args.sysctl, sysfs.as_deref()) {
+        // FreeBSD keeps caps, prefetch and the version in `vfs.zfs.*` sysctls.
+        (Some(f), None) => {
+            let text = arclab_io::read_to_string_limited(f, 64 << 20)?;
+            host::params::params_from_sysctl(&text, &f.display().to_string())?
+        }
+        (_, Some(root)) => Some(read_params(root)?),
+        (None, None) => None,
+    };
     let hs = host::scenario::scenario_from_host(&HostInputs {
         kstats: &kstats,
         meminfo,

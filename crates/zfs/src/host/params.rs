@@ -54,6 +54,51 @@ pub fn write_param(sysfs: &Path, name: &str, value: &str) -> Result<PathBuf, Hos
     Ok(p)
 }
 
+/// The module version and parameters from FreeBSD `sysctl` output (a saved
+/// `sysctl vfs.zfs kstat.zfs.misc.arcstats`, say): `vfs.zfs.version.module`,
+/// `vfs.zfs.arc.max` / `.min` (13.0+; `vfs.zfs.arc_max` / `arc_min`
+/// before) and `vfs.zfs.prefetch.disable` (`vfs.zfs.prefetch_disable`
+/// before). `None` when the text has none of them. A malformed value is an
+/// error naming the file and line.
+pub fn params_from_sysctl(
+    text: &str,
+    file: &str,
+) -> Result<Option<super::ModuleParams>, HostError> {
+    let mut p = super::ModuleParams {
+        dir: file.to_string(),
+        ..Default::default()
+    };
+    let mut any = false;
+    for (i, line) in text.lines().enumerate() {
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        let (name, value) = (name.trim(), value.trim());
+        let slot = match name {
+            "vfs.zfs.version.module" => {
+                p.version = Some(value.to_string()).filter(|v| !v.is_empty());
+                any = true;
+                continue;
+            }
+            "vfs.zfs.arc.max" | "vfs.zfs.arc_max" => &mut p.arc_max,
+            "vfs.zfs.arc.min" | "vfs.zfs.arc_min" => &mut p.arc_min,
+            "vfs.zfs.prefetch.disable" | "vfs.zfs.prefetch_disable" => &mut p.prefetch_disable,
+            _ => continue,
+        };
+        let v = value.parse::<u64>().map_err(|_| HostError::Value {
+            file: file.to_string(),
+            line: i + 1,
+            message: format!(
+                "`{name}` is `{}`, not a non-negative integer",
+                value.escape_debug()
+            ),
+        })?;
+        *slot = Some(v);
+        any = true;
+    }
+    Ok(any.then_some(p))
+}
+
 /// Values to put back if the process panics (release builds abort on panic,
 /// so `Drop` would not run).
 static PANIC_RESTORE: Mutex<Vec<(PathBuf, String)>> = Mutex::new(Vec::new());
@@ -174,6 +219,41 @@ mod tests {
             std::fs::write(p.join(n), format!("{v}\n")).unwrap();
         }
         d
+    }
+
+    #[test]
+    fn freebsd_sysctl_gives_version_caps_and_prefetch() {
+        // Names from FreeBSD 14's OpenZFS (sys/contrib/openzfs, module/os/freebsd:
+        // vfs.zfs.arc.max, vfs.zfs.prefetch.disable) and 12's legacy spellings.
+        let text = "kstat.zfs.misc.arcstats.hits: 5\nvfs.zfs.version.module: 2.2.0-FreeBSD_g95785196f\nvfs.zfs.arc.max: 8589934592\nvfs.zfs.arc.min: 0\nvfs.zfs.prefetch.disable: 1\n";
+        let p = params_from_sysctl(text, "s.txt").unwrap().unwrap();
+        assert_eq!(p.version.as_deref(), Some("2.2.0-FreeBSD_g95785196f"));
+        assert_eq!(
+            (p.arc_max, p.arc_min, p.prefetch_disable),
+            (Some(8 << 30), Some(0), Some(1))
+        );
+        let legacy = params_from_sysctl(
+            "vfs.zfs.arc_max: 1073741824\nvfs.zfs.prefetch_disable: 0\n",
+            "s",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            (legacy.arc_max, legacy.prefetch_disable),
+            (Some(1 << 30), Some(0))
+        );
+        assert!(
+            params_from_sysctl("kstat.zfs.misc.arcstats.hits: 5\n", "s")
+                .unwrap()
+                .is_none()
+        );
+        let e = params_from_sysctl("a: 1\nvfs.zfs.arc.max: -1\n", "s.txt")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "s.txt: line 2: `vfs.zfs.arc.max` is `-1`, not a non-negative integer"
+        );
     }
 
     #[test]
