@@ -247,6 +247,18 @@ fn spawn_capture(host: &Host, out: &Path, extra: &[&str]) -> Child {
         .unwrap()
 }
 
+/// Stop a capture as Ctrl-C would once the fake kernel is done: the capture
+/// polls once more after the signal, so it has seen every read logged
+/// before (a `--for` limit would race a slow machine).
+fn stop(child: Child) -> (serde_json::Value, String) {
+    let k = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(k.success());
+    finish(child)
+}
+
 fn finish(child: Child) -> (serde_json::Value, String) {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr).to_string();
@@ -259,10 +271,10 @@ fn a_capture_replayed_through_the_model_reproduces_the_kernels_hits_exactly() {
     let h = host();
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("capture.arct");
-    let child = spawn_capture(&h, &out, &["--for", "3s", "--poll", "20ms", "--json"]);
+    let child = spawn_capture(&h, &out, &["--for", "5m", "--poll", "20ms", "--json"]);
     let work = workload(30_000);
     let logged = fake_kernel(&h, &work, 1000, Duration::from_millis(20));
-    let (rep, _) = finish(child);
+    let (rep, _) = stop(child);
     // Every read the fake kernel logged was captured, none lost.
     assert_eq!(rep["lost"], 0, "{rep}");
     assert_eq!(rep["records"], logged.lines);
@@ -322,11 +334,11 @@ fn a_ring_polled_too_slowly_loses_reads_and_says_how_many() {
     let child = spawn_capture(
         &h,
         &out,
-        &["--for", "2500ms", "--poll", "1s", "--ring", "300", "--json"],
+        &["--for", "5m", "--poll", "1s", "--ring", "300", "--json"],
     );
     let work = workload(20_000);
     let logged = fake_kernel(&h, &work, 1000, Duration::from_millis(20));
-    let (rep, _) = finish(child);
+    let (rep, _) = stop(child);
     let (records, lost) = (
         rep["records"].as_u64().unwrap(),
         rep["lost"].as_u64().unwrap(),
@@ -518,7 +530,7 @@ fn a_sampled_capture_keeps_whole_blocks_and_whatif_scales_it_back() {
         &out,
         &[
             "--for",
-            "3s",
+            "5m",
             "--poll",
             "20ms",
             "--sample-rate",
@@ -528,7 +540,7 @@ fn a_sampled_capture_keeps_whole_blocks_and_whatif_scales_it_back() {
     );
     let work = workload(30_000);
     let logged = fake_kernel(&h, &work, 1000, Duration::from_millis(20));
-    let (rep, _) = finish(child);
+    let (rep, _) = stop(child);
     assert_eq!(logged.lines, 30_000);
     // Exactly the reads of the kept blocks: every read of a block or none.
     let kept = work

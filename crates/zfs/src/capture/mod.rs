@@ -380,8 +380,8 @@ fn discover<W: Write>(
             return Err(CaptureError::Input("more than 65,535 pools".into()));
         }
         let (last_uid, known) = if at_start {
-            let rows = read_ring(&reads, 0)?;
-            (rows.last().map_or(0, |r| r.uid), true)
+            let (_, newest) = read_ring(&reads, u64::MAX)?;
+            (newest.unwrap_or(0), true)
         } else {
             (0, false)
         };
@@ -397,7 +397,8 @@ fn discover<W: Write>(
     Ok(())
 }
 
-fn read_ring(path: &Path, after_uid: u64) -> Result<Vec<ReadRow>, CaptureError> {
+/// The ring's lines with a UID above `after_uid`, and its newest UID.
+fn read_ring(path: &Path, after_uid: u64) -> Result<(Vec<ReadRow>, Option<u64>), CaptureError> {
     // A ring of MAX_RING lines of < 512 bytes each.
     let max = u64::from(MAX_RING) * 512 + 4096;
     let text = match arclab_io::read_to_string_limited(path, max) {
@@ -406,18 +407,15 @@ fn read_ring(path: &Path, after_uid: u64) -> Result<Vec<ReadRow>, CaptureError> 
         Err(arclab_io::Error::Io { source, .. })
             if source.kind() == std::io::ErrorKind::NotFound =>
         {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), None));
         }
         Err(e) => {
             return Err(CaptureError::Input(e.to_string()));
         }
     };
     let mut rows = Vec::new();
-    reads::parse_reads_into(&text, &path.display().to_string(), &mut rows)?;
-    if after_uid > 0 {
-        rows.retain(|r| r.uid > after_uid);
-    }
-    Ok(rows)
+    let newest = reads::parse_reads_into(&text, &path.display().to_string(), &mut rows, after_uid)?;
+    Ok((rows, newest))
 }
 
 /// Whether a block is in the sample.
@@ -456,8 +454,8 @@ fn poll_loop<W: Write>(
         batch.clear();
         let mut fullest = 0.0f64;
         for pool in pools.iter_mut() {
-            let rows = read_ring(&pool.reads, 0)?;
-            let Some(newest) = rows.last().map(|r| r.uid) else {
+            let (mut rows, newest) = read_ring(&pool.reads, pool.last_uid)?;
+            let Some(newest) = newest else {
                 continue;
             };
             if pool.known && newest < pool.last_uid {
@@ -465,6 +463,7 @@ fn poll_loop<W: Write>(
                 tally.uid_resets += 1;
                 pool.last_uid = 0;
                 pool.known = false;
+                rows = read_ring(&pool.reads, 0)?.0;
             }
             let fresh: Vec<ReadRow> = rows.into_iter().filter(|r| r.uid > pool.last_uid).collect();
             let Some(first) = fresh.first() else {

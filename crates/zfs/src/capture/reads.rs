@@ -71,15 +71,22 @@ const MAX_LINE: usize = 512;
 /// history; otherwise the first line must be the header of [`COLUMNS`].
 pub fn parse_reads(text: &str, file: &str) -> Result<Vec<ReadRow>, ReadsError> {
     let mut rows = Vec::new();
-    parse_reads_into(text, file, &mut rows)?;
+    parse_reads_into(text, file, &mut rows, 0)?;
     Ok(rows)
 }
 
-/// [`parse_reads`] appending to `rows` (reuses its allocation). A last line
-/// without its newline is taken as cut short by a concurrent read and
-/// dropped (the next poll sees it whole); every other malformed line is an
-/// error.
-pub fn parse_reads_into(text: &str, file: &str, rows: &mut Vec<ReadRow>) -> Result<(), ReadsError> {
+/// [`parse_reads`] appending to `rows` the lines with a UID above
+/// `after_uid` (a poll re-reads the whole ring; lines seen before cost only
+/// their UID's parse). A last line without its newline is taken as cut
+/// short by a concurrent read and dropped (the next poll sees it whole);
+/// every other malformed line is an error. Returns the newest UID in the
+/// ring (`None` when it is empty), skipped lines included.
+pub fn parse_reads_into(
+    text: &str,
+    file: &str,
+    rows: &mut Vec<ReadRow>,
+    after_uid: u64,
+) -> Result<Option<u64>, ReadsError> {
     let err = |line: usize, message: String| ReadsError {
         file: file.to_string(),
         line,
@@ -87,8 +94,9 @@ pub fn parse_reads_into(text: &str, file: &str, rows: &mut Vec<ReadRow>) -> Resu
     };
     let mut lines = text.split_inclusive('\n').enumerate();
     let Some((_, header)) = lines.next() else {
-        return Ok(());
+        return Ok(None);
     };
+    let mut newest = None;
     let cols: Vec<&str> = header.split_whitespace().collect();
     if cols != COLUMNS {
         return Err(err(
@@ -109,6 +117,16 @@ pub fn parse_reads_into(text: &str, file: &str, rows: &mut Vec<ReadRow>) -> Resu
         if line.trim().is_empty() {
             continue;
         }
+        if after_uid > 0
+            && let Some(uid) = line
+                .split_ascii_whitespace()
+                .next()
+                .and_then(|u| u.parse::<u64>().ok())
+            && uid <= after_uid
+        {
+            newest = Some(uid);
+            continue;
+        }
         if line.len() > MAX_LINE {
             return Err(err(
                 n,
@@ -118,9 +136,11 @@ pub fn parse_reads_into(text: &str, file: &str, rows: &mut Vec<ReadRow>) -> Resu
                 ),
             ));
         }
-        rows.push(parse_row(line).map_err(|m| err(n, m))?);
+        let row = parse_row(line).map_err(|m| err(n, m))?;
+        newest = Some(row.uid);
+        rows.push(row);
     }
-    Ok(())
+    Ok(newest)
 }
 
 fn parse_row(line: &str) -> Result<ReadRow, String> {
