@@ -571,3 +571,29 @@ fn a_sampled_capture_keeps_whole_blocks_and_whatif_scales_it_back() {
     let err = common::fails(&["whatif", "--trace", &path, "--sample-rate", "0.1"], 2);
     assert!(err.contains("sampled at 0.5 when it was taken"), "{err}");
 }
+
+#[test]
+fn the_ring_grows_with_the_read_rate_and_is_restored() {
+    let h = host();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("fast.arct");
+    // Already at the fastest poll: a ring found more than half new doubles.
+    let child = spawn_capture(&h, &out, &["--for", "5m", "--poll", "5ms", "--json"]);
+    let work = workload(240_000);
+    let logged = fake_kernel(&h, &work, 60_000, Duration::from_millis(300));
+    let (rep, _) = stop(child);
+    assert!(rep["tally"]["ring"].as_u64().unwrap() >= 200_000, "{rep}");
+    let (records, lost) = (
+        rep["records"].as_u64().unwrap(),
+        rep["lost"].as_u64().unwrap(),
+    );
+    assert_eq!(records + lost, logged.lines, "{rep}");
+    assert_eq!(h.param("zfs_read_history"), "0");
+    assert_eq!(
+        rep["parameters_restored"][0],
+        format!(
+            "zfs_read_history=0 (was {} during the capture)",
+            rep["tally"]["ring"]
+        )
+    );
+}

@@ -41,10 +41,11 @@ pub(crate) struct CaptureArgs {
     /// sysfs root: sets DIR/module/zfs/parameters/zfs_read_history{,_hits}.
     #[arg(long, value_name = "DIR", default_value = "/sys")]
     sysfs: PathBuf,
-    /// Read-history entries per pool while capturing (enough for 1 s at
-    /// 100,000 reads/s; at most 2,000,000).
-    #[arg(long, value_name = "N", default_value_t = capture::DEFAULT_RING)]
-    ring: u32,
+    /// Read-history entries per pool while capturing, fixed [default:
+    /// 100,000 — one second at 100,000 reads/s — doubled, up to 2,000,000,
+    /// whenever polling every 5 ms is not fast enough].
+    #[arg(long, value_name = "N")]
+    ring: Option<u32>,
     /// The first poll interval; halved whenever a poll finds the ring more than half new.
     #[arg(long, value_name = "DURATION", value_parser = args::duration, default_value = "100ms")]
     poll: Duration,
@@ -119,7 +120,8 @@ pub(crate) fn run(args: CaptureArgs) -> Result<()> {
     let opts = CaptureOptions {
         procfs: args.procfs.clone(),
         sysfs: args.sysfs.clone(),
-        ring: args.ring,
+        ring: args.ring.unwrap_or(capture::DEFAULT_RING),
+        grow_ring: args.ring.is_none(),
         hits: !args.no_hits,
         poll: args.poll,
         duration: args.duration,
@@ -263,7 +265,7 @@ fn print_report(args: &CaptureArgs, c: &Captured) -> Result<()> {
     if s.lost > 0 {
         text.push_str(&format!(
             "LOST {} reads: the ring ({} entries) wrapped between polls (shortest poll {:.0} ms); use a larger --ring\n",
-            s.lost, args.ring, tally.min_poll_ms
+            s.lost, tally.ring, tally.min_poll_ms
         ));
     } else {
         text.push_str("no reads lost\n");

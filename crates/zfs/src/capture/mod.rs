@@ -179,6 +179,10 @@ pub struct CaptureOptions {
     pub sysfs: PathBuf,
     /// `zfs_read_history` while capturing (entries per pool).
     pub ring: u32,
+    /// Double the ring (up to [`MAX_RING`]) when polling every
+    /// [`MIN_POLL`] still finds it more than half new: the ring size follows
+    /// the read rate.
+    pub grow_ring: bool,
     /// Log hits too (`zfs_read_history_hits=1`); without it the capture
     /// holds misses only and is no workload.
     pub hits: bool,
@@ -269,6 +273,8 @@ pub struct Tally {
     pub uid_resets: u64,
     /// The shortest poll interval used, ms.
     pub min_poll_ms: f64,
+    /// The ring size at the end (`zfs_read_history`).
+    pub ring: u32,
 }
 
 /// Capture until `opts.duration` passes or `stop` is raised, writing to
@@ -313,6 +319,7 @@ pub fn capture<W: Write>(
         }
         poll_loop(
             opts,
+            &mut guard,
             &mut pools,
             out,
             out_name,
@@ -430,6 +437,7 @@ pub fn sampled_in(rate: f64, objset: u64, object: u64, blkid: u64) -> bool {
 #[allow(clippy::too_many_arguments)]
 fn poll_loop<W: Write>(
     opts: &CaptureOptions,
+    guard: &mut ParamGuard,
     pools: &mut Vec<PoolState>,
     out: &mut CaptureWriter<W>,
     out_name: &str,
@@ -443,6 +451,8 @@ fn poll_loop<W: Write>(
         ..Progress::default()
     };
     tally.min_poll_ms = progress.poll.as_secs_f64() * 1e3;
+    let mut ring = opts.ring;
+    tally.ring = ring;
     let mut names: HashMap<(u16, u64), (String, u32)> = HashMap::new();
     let mut first_start: Option<u64> = None;
     let mut last_time = 0u64;
@@ -476,7 +486,7 @@ fn poll_loop<W: Write>(
             for w in fresh.windows(2) {
                 progress.lost += w[1].uid.saturating_sub(w[0].uid + 1);
             }
-            fullest = fullest.max(fresh.len() as f64 / f64::from(opts.ring));
+            fullest = fullest.max(fresh.len() as f64 / f64::from(ring));
             pool.last_uid = newest;
             pool.known = true;
             batch.extend(fresh.into_iter().map(|r| (pool.index, r)));
@@ -541,10 +551,15 @@ fn poll_loop<W: Write>(
             out.flush().map_err(write_err(out_name))?;
             last_flush = Instant::now();
         }
-        // More than half the ring new since the last poll: poll twice as often.
+        // More than half the ring new since the last poll: poll twice as
+        // often, and once at the fastest poll, double the ring.
         if fullest > 0.5 && progress.poll > MIN_POLL {
             progress.poll = (progress.poll / 2).max(MIN_POLL);
             tally.min_poll_ms = tally.min_poll_ms.min(progress.poll.as_secs_f64() * 1e3);
+        } else if fullest > 0.5 && opts.grow_ring && ring < MAX_RING {
+            ring = ring.saturating_mul(2).min(MAX_RING);
+            guard.set("zfs_read_history", &ring.to_string())?;
+            tally.ring = ring;
         }
         on_progress(&progress);
         if stop.load(Ordering::Relaxed) {

@@ -292,7 +292,7 @@ mod tests {
         let text = format!("{}1 2 0x1 4\n", header_line());
         assert_eq!(
             parse_reads(&text, "reads").unwrap_err().message,
-            "missing column `blkid`"
+            "missing column `level`"
         );
     }
 }

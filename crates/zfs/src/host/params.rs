@@ -162,6 +162,13 @@ impl ParamGuard {
         if before == value {
             return Ok(());
         }
+        // Changed before: write the new value, keep the first `before`.
+        if let Some(i) = self.changed.iter().position(|c| c.name == name) {
+            write_param(&self.sysfs, name, value)?;
+            self.changed[i].set = value.to_string();
+            self.restored = false;
+            return Ok(());
+        }
         let path = write_param(&self.sysfs, name, value)?;
         if let Ok(mut list) = PANIC_RESTORE.lock() {
             list.push((path.clone(), before.clone()));
