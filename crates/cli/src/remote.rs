@@ -156,5 +156,8 @@ pub(crate) fn fetch(
             .filter(|(k, _)| names.contains(k.as_str()))
             .collect();
     }
+    for r in client.redirects() {
+        eprintln!("arclab: note: the server redirected: {r}");
+    }
     Ok(file)
 }

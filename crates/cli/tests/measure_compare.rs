@@ -354,3 +354,210 @@ fn absurd_durations_are_usage_errors() {
     a.extend_from_slice(&["--batches", "1000"]);
     ok(&a);
 }
+
+#[test]
+fn an_export_that_inflates_past_the_limit_is_refused() {
+    // Issue 14 item 9: a small .json.gz that inflates to more than
+    // arclab_metrics::export::MAX_TEXT_BYTES (512 MiB) used to abort compare.
+    // Here 640 MiB: the head of an export file, then spaces (valid JSON
+    // whitespace), gzip to well under 1 MiB.
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = dir.path().join("bomb.json.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    e.write_all(br#"{"format":"arclab-export","version":1,"results":["#)
+        .unwrap();
+    let block = vec![b' '; 1 << 20];
+    for _ in 0..640 {
+        e.write_all(&block).unwrap();
+    }
+    e.write_all(b"]}").unwrap();
+    let gz = e.finish().unwrap();
+    assert!(gz.len() < 1 << 20, "{}", gz.len());
+    std::fs::write(&bomb, &gz).unwrap();
+    let err = fails(
+        &[
+            "compare",
+            bomb.to_str().unwrap(),
+            "--before",
+            BEFORE,
+            "--after",
+            AFTER,
+        ],
+        1,
+    );
+    assert!(
+        err.contains("bomb.json.gz: inflates to more than 512 MiB of text"),
+        "{err}"
+    );
+}
+
+/// The blog's data plus series outside the ARC preset (`arc-all` extras and
+/// a node_exporter gauge), as an export file.
+fn blog_with_extras(dir: &std::path::Path) -> std::path::PathBuf {
+    use arclab_metrics::series::Series;
+    let mut d = arclab_metrics::synth::blog("nas:9100");
+    let template = d.series[0].clone();
+    for name in [
+        "node_zfs_arc_l2_hits",
+        "node_zfs_arc_dnode_size",
+        "node_load1",
+    ] {
+        let mut labels = template.labels.clone();
+        labels.insert("__name__".into(), name.into());
+        d.series.push(Series {
+            labels,
+            points: template.points.iter().map(|p| (p.0, 1.0)).collect(),
+        });
+    }
+    let p = dir.join("extras.json.gz");
+    write_export(&d, &p);
+    p
+}
+
+#[test]
+fn a_file_compares_the_arc_summary_unless_asked_for_more() {
+    // Issue 13: `compare FILE` listed every field (466 lines on a real export).
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_with_extras(dir.path());
+    let f = f.to_str().unwrap();
+    let names = |args: &[&str]| -> Vec<String> {
+        let mut a = vec!["compare", f, "--before", BEFORE, "--after", AFTER, "--json"];
+        a.extend_from_slice(args);
+        let j = json(&a);
+        j["series"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let default = names(&[]);
+    assert!(
+        default.iter().any(|n| n == "node_zfs_arc_hits"),
+        "{default:?}"
+    );
+    assert!(
+        !default
+            .iter()
+            .any(|n| n == "node_load1" || n == "node_zfs_arc_l2_hits"),
+        "{default:?}"
+    );
+    let all = names(&["--metrics", "all"]);
+    assert_eq!(all.len(), default.len() + 3, "{all:?}");
+    assert!(all.iter().any(|n| n == "node_load1"));
+    let o = measure_support::arclab(&["compare", f, "--before", BEFORE, "--after", AFTER]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "comparing the ARC summary ({} of {} series); --metrics all compares every series",
+            default.len(),
+            all.len()
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn near_empty_windows_are_an_error_not_a_tilde() {
+    // Issue 13: windows holding a sample or two printed "~ ()" and exited 0.
+    // The blog data has one sample per 300 s from 2025-09-11; a 10-minute
+    // after window at its very end holds at most one counter step.
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let e = fails(
+        &[
+            "compare",
+            f.to_str().unwrap(),
+            "--before",
+            BEFORE,
+            "--after",
+            "2025-10-01T23:50:00Z..2025-10-02T00:00:00Z",
+        ],
+        1,
+    );
+    assert!(e.contains("too few samples in the after window"), "{e}");
+    assert!(
+        e.contains("each window needs samples in at least 2 batches"),
+        "{e}"
+    );
+    assert!(!e.contains("~ ()"), "{e}");
+}
+
+#[test]
+fn written_files_are_named_and_keep_their_mode() {
+    // Issue 13: say "wrote FILE" for every file; a new report is 0644, a
+    // replaced one keeps its mode (export used to turn 0644 into 0600).
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let (png, html) = (dir.path().join("p.png"), dir.path().join("r.html"));
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let run = || {
+        let o = measure_support::arclab(&[
+            "compare",
+            f.to_str().unwrap(),
+            "--before",
+            BEFORE,
+            "--after",
+            AFTER,
+            "--plot",
+            png.to_str().unwrap(),
+            "--report",
+            html.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(o.status.success(), "{err}");
+        err
+    };
+    let err = run();
+    for p in [&png, &html] {
+        assert!(
+            err.contains(&format!("arclab: wrote {}", p.display())),
+            "{err}"
+        );
+        assert_eq!(mode(p), 0o644, "{}", p.display());
+    }
+    std::fs::set_permissions(&html, std::fs::Permissions::from_mode(0o640)).unwrap();
+    std::fs::set_permissions(&png, std::fs::Permissions::from_mode(0o600)).unwrap();
+    run();
+    assert_eq!(mode(&html), 0o640);
+    assert_eq!(mode(&png), 0o600);
+}
+
+#[test]
+fn the_plot_axis_reads_dates() {
+    // Issue 13: the x axis was "days since the start"; it now carries dates
+    // of the windows (2025-09-11 .. 2025-10-02, synth::BEFORE / AFTER).
+    let dir = tempfile::tempdir().unwrap();
+    let f = blog_export(dir.path());
+    let svg = dir.path().join("p.svg");
+    ok(&[
+        "compare",
+        f.to_str().unwrap(),
+        "--before",
+        BEFORE,
+        "--after",
+        AFTER,
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(!s.contains("days since"), "old axis title");
+    assert!(s.contains("date (UTC)"));
+    // Tick labels are the text of <text> elements: "2025-09-11", "2025-09-16", …
+    let ticks: Vec<&str> = s
+        .split("<text")
+        .filter_map(|t| t.split_once('>').map(|x| x.1.trim_start()))
+        .filter(|t| t.starts_with("2025-"))
+        .collect();
+    assert!(
+        ticks.iter().any(|t| t.starts_with("2025-09-11")),
+        "{ticks:?}"
+    );
+    assert!(
+        ticks.iter().any(|t| t.starts_with("2025-09-2")),
+        "{ticks:?}"
+    );
+}

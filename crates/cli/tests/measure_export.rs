@@ -448,3 +448,202 @@ fn absurd_ranges_are_refused_before_any_request() {
     assert!(e.contains("cannot reach"), "{e}");
     assert!(!out.exists());
 }
+
+/// A `query_range` answer with one `node_zfs_arc_hits` series at T0 and T0+15.
+fn one_series_answer() -> Vec<u8> {
+    let body = format!(
+        r#"{{"status":"success","data":{{"resultType":"matrix","result":[{{"metric":{{"__name__":"node_zfs_arc_hits","instance":"nas:9100"}},"values":[[{T0},"1"],[{},"2"]]}}]}}}}"#,
+        T0 + 15
+    );
+    arclab_testdata::http::response(
+        200,
+        &[("Content-Type", "application/json")],
+        body.as_bytes(),
+    )
+}
+
+#[test]
+fn a_gzip_bomb_from_the_server_is_named_and_not_retried() {
+    // Issue 14 item 10: 300 MiB of zeros gzip to ~300 KiB; arclab reads at
+    // most 256 MiB (arclab_metrics::promapi::MAX_BODY_BYTES) of an answer.
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let block = vec![0u8; 1 << 20];
+    for _ in 0..300 {
+        e.write_all(&block).unwrap();
+    }
+    let bomb = e.finish().unwrap();
+    let answer = arclab_testdata::http::response(200, &[("Content-Encoding", "gzip")], &bomb);
+    let server = arclab_testdata::http::serve(vec![answer.clone(), answer.clone(), answer]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.json.gz");
+    let e = fails(
+        &[
+            "export",
+            "--url",
+            &server.url,
+            "--from",
+            &t(0),
+            "--to",
+            &t(600),
+            "--retries",
+            "2",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(
+        e.contains("larger than 256 MiB after decompression") && e.contains("not retried"),
+        "{e}"
+    );
+    assert!(!e.contains("cannot reach"), "{e}");
+    assert_eq!(server.requests().len(), 1, "a too-large answer was retried");
+    assert!(!out.exists());
+}
+
+#[test]
+fn redirects_are_followed_on_the_same_host_only_and_said() {
+    // Issue 14 item 10: a 301/302 used to turn the POST into a GET without
+    // the query; 307/308 failed as "redirect failed".
+    use arclab_testdata::http::{response, serve};
+    let dir = tempfile::tempdir().unwrap();
+    for status in [301u16, 302, 307, 308] {
+        let server = serve(vec![
+            response(status, &[("Location", "/prom/api/v1/query_range")], b""),
+            one_series_answer(),
+        ]);
+        let out = dir.path().join(format!("r{status}.json.gz"));
+        let o = measure_support::arclab(&[
+            "export",
+            "--url",
+            &server.url,
+            "--from",
+            &t(0),
+            "--to",
+            &t(600),
+            "--retries",
+            "0",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{status}: {err}");
+        assert!(
+            err.contains(&format!(
+                "note: the server redirected: HTTP {status} from {0}/api/v1/query_range to {0}/prom/api/v1/query_range (same host",
+                server.url
+            )),
+            "{err}"
+        );
+        let seen = server.requests();
+        assert_eq!(seen[1].method, "POST");
+        assert_eq!(seen[1].body, seen[0].body);
+        let d = arclab_metrics::export::read_dataset(&out).unwrap();
+        assert_eq!(
+            d.series[0].points,
+            vec![(T0 as f64, 1.0), ((T0 + 15) as f64, 2.0)]
+        );
+    }
+    let other = serve(vec![one_series_answer()]);
+    let server = serve(vec![response(
+        301,
+        &[("Location", &format!("{}/api/v1/query_range", other.url))],
+        b"",
+    )]);
+    let out = dir.path().join("other.json.gz");
+    let e = fails(
+        &[
+            "export",
+            "--url",
+            &server.url,
+            "--from",
+            &t(0),
+            "--to",
+            &t(600),
+            "--retries",
+            "3",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(
+        e.contains(&format!(
+            "HTTP 301 to {}/api/v1/query_range, another host",
+            other.url
+        )) && e.contains("not followed"),
+        "{e}"
+    );
+    assert_eq!(server.requests().len(), 1);
+    assert!(other.requests().is_empty());
+    assert!(!out.exists());
+}
+
+#[test]
+fn export_keeps_the_mode_of_a_replaced_file_and_says_what_it_wrote() {
+    // Issue 13: export turned an existing 0644 output into 0600.
+    use arclab_testdata::http::serve;
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.json.gz");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    for existing in [None, Some(0o644), Some(0o640)] {
+        if let Some(m) = existing {
+            std::fs::set_permissions(&out, std::fs::Permissions::from_mode(m)).unwrap();
+        }
+        let server = serve(vec![one_series_answer()]);
+        let o = measure_support::arclab(&[
+            "export",
+            "--url",
+            &server.url,
+            "--from",
+            &t(0),
+            "--to",
+            &t(600),
+            "--retries",
+            "0",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            err.contains(&format!(
+                "arclab: wrote 1 series, 2 samples to {}",
+                out.display()
+            )),
+            "{err}"
+        );
+        assert_eq!(mode(&out), existing.unwrap_or(0o644), "{existing:?}");
+    }
+}
+
+#[test]
+fn help_never_repeats_a_default() {
+    // Issue 13: `export --help` printed "[default: now] [default: now]".
+    let top = ok(&["--help"]);
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(
+        commands.contains(&"export") && commands.contains(&"compare"),
+        "{top}"
+    );
+    for c in commands {
+        let help = ok(&[c, "--help"]);
+        for line in help.lines() {
+            assert!(
+                line.matches("[default:").count() <= 1,
+                "arclab {c} --help: {line}"
+            );
+        }
+        // Wrapped help: a default's text can also sit on the next line.
+        assert!(!help.contains("[default: now] [default: now]"), "{c}");
+    }
+}

@@ -264,3 +264,50 @@ fn bad_input_exits_1_with_the_file_named() {
     // Every error is one line.
     assert_eq!(e.trim_end().lines().count(), 1, "{e}");
 }
+
+#[test]
+fn json_to_a_file_says_what_was_written_where() {
+    // Issue 13: with the JSON also going to a file, stderr names the file and
+    // the rows in it; stdout keeps the text table. The numbers in the file are
+    // libCacheSim 0.3.5's (data/README.md, "Object mode": lru at 1000 objects
+    // 0.832716, arc 0.825725).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rows.json");
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
+    let o = arclab(&[
+        "sim",
+        "--trace",
+        &path,
+        "--policy",
+        "lru,arc",
+        "--size",
+        "1000",
+        "--ignore-obj-size",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "arclab: wrote 2 rows (lru, arc × size 1000) to {} as JSON",
+            out.display()
+        )),
+        "{err}"
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("policy") && stdout.contains("0.832716"),
+        "{stdout}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!((find(&v, "lru", 1000)["miss_ratio"].as_f64().unwrap() - 0.832716).abs() < 5e-7);
+    assert!((find(&v, "arc", 1000)["miss_ratio"].as_f64().unwrap() - 0.825725).abs() < 5e-7);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "a new output file is 0644");
+    }
+}

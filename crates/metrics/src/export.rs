@@ -46,6 +46,12 @@ pub const FORMAT_VERSION: u32 = 1;
 /// The `format` tag.
 pub const FORMAT_TAG: &str = "arclab-export";
 
+/// The largest export text read, plain or after decompression: 512 MiB holds
+/// some 20 million samples (about 25 bytes each in the API's JSON), e.g. 2,300
+/// series over 30 days at a 5 m step. A small gzip file that inflates past it
+/// (a "gzip bomb") is refused before it can exhaust memory.
+pub const MAX_TEXT_BYTES: u64 = 512 << 20;
+
 /// Why an export file could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
@@ -67,6 +73,20 @@ pub enum ExportError {
         path: PathBuf,
         /// The decoder's message.
         message: String,
+    },
+    /// The text (plain, or after decompression) is larger than [`MAX_TEXT_BYTES`].
+    #[error(
+        "{path}: {what} more than {} MiB of text, the most an export file may hold; \
+         export fewer series (--match, --metrics), a larger --step or a shorter range",
+        limit >> 20
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// `is` (plain) or `inflates to` (gzip).
+        what: &'static str,
+        /// The limit in bytes.
+        limit: u64,
     },
     /// The JSON does not have the export file's shape.
     #[error("{path}: not an arclab export file: {message}")]
@@ -330,7 +350,9 @@ fn read_text(path: &Path) -> Result<String, ExportError> {
     file.seek(SeekFrom::Start(0)).map_err(io)?;
     if magic[..n] != [0x1f, 0x8b] {
         let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io)?;
+        arclab_io::Limited::new(file, MAX_TEXT_BYTES)
+            .read_to_end(&mut bytes)
+            .map_err(|e| too_large_or(path, "is", e, io))?;
         return String::from_utf8(bytes).map_err(|e| shape(path, e));
     }
     // The gzip trailer's ISIZE (RFC 1952 §2.3.1) sizes the text buffer once.
@@ -341,12 +363,32 @@ fn read_text(path: &Path) -> Result<String, ExportError> {
         read_full(&mut file, &mut isize).map_err(io)?;
         file.seek(SeekFrom::Start(0)).map_err(io)?;
     }
-    let hint = (u32::from_le_bytes(isize) as u64).min(len.saturating_mul(64));
+    let hint = (u32::from_le_bytes(isize) as u64)
+        .min(len.saturating_mul(64))
+        .min(MAX_TEXT_BYTES);
     inflate(
         path,
         std::io::BufReader::with_capacity(1 << 16, file),
         hint as usize,
     )
+}
+
+/// [`ExportError::TooLarge`] for the limit reader's error, else `other(e)`.
+fn too_large_or(
+    path: &Path,
+    what: &'static str,
+    e: std::io::Error,
+    other: impl FnOnce(std::io::Error) -> ExportError,
+) -> ExportError {
+    if e.kind() == std::io::ErrorKind::FileTooLarge {
+        ExportError::TooLarge {
+            path: path.to_path_buf(),
+            what,
+            limit: MAX_TEXT_BYTES,
+        }
+    } else {
+        other(e)
+    }
 }
 
 /// Read until `buf` is full or the input ends; the count read.
@@ -363,21 +405,24 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
-/// Decompress a (multi-member) gzip stream into text. For texts of 4 MiB
+/// Decompress a (multi-member) gzip stream into text, at most
+/// [`MAX_TEXT_BYTES`] of it. For texts of 4 MiB
 /// and more (by the `hint`) a second thread inflates into a few recycled
 /// 1 MiB chunks while this one appends them to the text, so inflating
 /// overlaps with first-touching the text's pages, which on a 14 MB export
 /// cost about as much as inflating itself.
 fn inflate<R: Read + Send>(path: &Path, src: R, hint: usize) -> Result<String, ExportError> {
     const CHUNK: usize = 1 << 20;
-    let gzip = |e: std::io::Error| ExportError::Gzip {
-        path: path.to_path_buf(),
-        message: e.to_string(),
+    let gzip = |e: std::io::Error| {
+        too_large_or(path, "inflates to", e, |e| ExportError::Gzip {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
     };
     let mut bytes: Vec<u8> = Vec::with_capacity(hint);
     if hint < 4 * CHUNK {
         // Small files: a thread is not worth starting.
-        flate2::read::MultiGzDecoder::new(src)
+        arclab_io::Limited::new(flate2::read::MultiGzDecoder::new(src), MAX_TEXT_BYTES)
             .read_to_end(&mut bytes)
             .map_err(gzip)?;
         return String::from_utf8(bytes).map_err(|e| shape(path, e));
@@ -386,7 +431,8 @@ fn inflate<R: Read + Send>(path: &Path, src: R, hint: usize) -> Result<String, E
     let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
     std::thread::scope(|s| -> Result<(), ExportError> {
         s.spawn(move || {
-            let mut dec = flate2::read::MultiGzDecoder::new(src);
+            let mut dec =
+                arclab_io::Limited::new(flate2::read::MultiGzDecoder::new(src), MAX_TEXT_BYTES);
             loop {
                 let mut buf = free_rx.try_recv().unwrap_or_else(|_| vec![0; CHUNK]);
                 let r = read_full(&mut dec, &mut buf);
@@ -413,7 +459,16 @@ fn decode(path: &Path, bytes: Vec<u8>) -> Result<String, ExportError> {
             .get(bytes.len().saturating_sub(4)..)
             .and_then(|t| t.try_into().ok())
             .map_or(0, |t: [u8; 4]| u32::from_le_bytes(t) as usize);
-        inflate(path, &bytes[..], isize.min(bytes.len().saturating_mul(64)))
+        let hint = isize
+            .min(bytes.len().saturating_mul(64))
+            .min(MAX_TEXT_BYTES as usize);
+        inflate(path, &bytes[..], hint)
+    } else if bytes.len() as u64 > MAX_TEXT_BYTES {
+        Err(ExportError::TooLarge {
+            path: path.to_path_buf(),
+            what: "is",
+            limit: MAX_TEXT_BYTES,
+        })
     } else {
         String::from_utf8(bytes).map_err(|e| shape(path, e))
     }

@@ -2,7 +2,11 @@
 //! VictoriaMetrics, Thanos and Mimir serve it: `/api/v1/query_range` split into
 //! chunks under the server's points-per-series limit, `/api/v1/metadata`,
 //! retries with exponential backoff on timeouts, connection failures and 5xx,
-//! and the server's own message on 4xx/422.
+//! and the server's own message on 4xx/422. An answer larger than
+//! [`MAX_BODY_BYTES`] after decompression (a gzip bomb) is an error that is
+//! not retried; redirects are followed only within the same origin (scheme,
+//! host and port), re-sending the same POST, and recorded in
+//! [`Client::redirects`].
 //!
 //! The network is injected through [`Transport`] ([`UreqTransport`] in
 //! production, a closure-backed mock in tests); credentials live in [`Auth`],
@@ -24,19 +28,38 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-/// An HTTP answer: status code and body text.
-#[derive(Debug, Clone)]
+/// An HTTP answer: status code, `Location` header (for redirects) and body text.
+#[derive(Debug, Clone, Default)]
 pub struct HttpResponse {
     /// Status code.
     pub status: u16,
+    /// The `Location` header, if any (a transport does not follow redirects).
+    pub location: Option<String>,
     /// Body, decompressed.
     pub body: String,
 }
 
-/// A failure below HTTP: refused, unreachable, timed out.
+/// A failure below HTTP.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{0}")]
-pub struct TransportError(pub String);
+pub enum TransportError {
+    /// Refused, unreachable, timed out, cut off: worth retrying.
+    #[error("{0}")]
+    Failed(String),
+    /// The body is larger than `limit` bytes after decompression: retrying
+    /// would only fetch it again.
+    #[error("the answer is larger than {limit} bytes after decompression")]
+    TooLarge {
+        /// The limit in bytes.
+        limit: u64,
+    },
+}
+
+/// The largest answer body read, after decompression: 256 MiB holds about
+/// 800 series of 11,000 points (some 30 bytes each in the API's JSON).
+pub const MAX_BODY_BYTES: u64 = 256 << 20;
+
+/// Redirects followed per request at most.
+pub const MAX_REDIRECTS: u32 = 5;
 
 /// How requests reach the server (inject a mock in tests).
 pub trait Transport {
@@ -50,10 +73,14 @@ pub trait Transport {
     ) -> Result<HttpResponse, TransportError>;
 }
 
-/// [`Transport`] over `ureq` (gzip accepted, bodies up to 1 GiB).
+/// [`Transport`] over `ureq`: gzip accepted, bodies up to
+/// [`max_body`](Self::max_body) bytes after decompression, redirects not
+/// followed (the [`Client`] decides).
 #[derive(Debug, Clone)]
 pub struct UreqTransport {
     agent: ureq::Agent,
+    /// Largest body read, in bytes after decompression ([`MAX_BODY_BYTES`]).
+    pub max_body: u64,
 }
 
 impl UreqTransport {
@@ -62,9 +89,11 @@ impl UreqTransport {
         let config = ureq::Agent::config_builder()
             .timeout_global(Some(timeout))
             .http_status_as_error(false)
+            .max_redirects(0)
             .build();
         UreqTransport {
             agent: ureq::Agent::new_with_config(config),
+            max_body: MAX_BODY_BYTES,
         }
     }
 }
@@ -76,22 +105,33 @@ impl Transport for UreqTransport {
         form: &[(&str, String)],
         authorization: Option<&str>,
     ) -> Result<HttpResponse, TransportError> {
+        let failed = |e: ureq::Error| match e {
+            ureq::Error::BodyExceedsLimit(limit) => TransportError::TooLarge { limit },
+            e => TransportError::Failed(e.to_string()),
+        };
         let mut req = self.agent.post(url);
         if let Some(a) = authorization {
             req = req.header("Authorization", a);
         }
         let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let mut resp = req
-            .send_form(pairs)
-            .map_err(|e| TransportError(e.to_string()))?;
+        let mut resp = req.send_form(pairs).map_err(failed)?;
         let status = resp.status().as_u16();
+        let location = resp
+            .headers()
+            .get("location")
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let body = resp
             .body_mut()
             .with_config()
-            .limit(1 << 30)
+            .limit(self.max_body)
+            .lossy_utf8(true)
             .read_to_string()
-            .map_err(|e| TransportError(e.to_string()))?;
-        Ok(HttpResponse { status, body })
+            .map_err(failed)?;
+        Ok(HttpResponse {
+            status,
+            location,
+            body,
+        })
     }
 }
 
@@ -164,6 +204,29 @@ pub enum ApiError {
         error_type: Option<String>,
         /// `error` from the body, or the start of the body.
         message: String,
+    },
+    /// The answer was too large (not retried).
+    #[error(
+        "the answer from {url} is larger than {} MiB after decompression (a compressed \
+         \"gzip bomb\", or far too much data for one request); not retried: use a shorter \
+         range, a larger --step, a smaller --max-points or a narrower --match",
+        limit >> 20
+    )]
+    TooLarge {
+        /// Endpoint URL (no credentials).
+        url: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A redirect that was not followed.
+    #[error("{url}: the server answered HTTP {status} {why}; not followed")]
+    Redirect {
+        /// Endpoint URL (no credentials).
+        url: String,
+        /// HTTP status.
+        status: u16,
+        /// Where to and why it was not followed.
+        why: String,
     },
     /// The body is not a Prometheus API answer of the expected shape.
     #[error("unexpected answer from the server: {0}")]
@@ -418,6 +481,7 @@ pub struct Client<T: Transport> {
     /// VictoriaMetrics: 30,000).
     pub max_points: usize,
     sleep: Box<dyn Fn(Duration)>,
+    redirects: std::cell::RefCell<Vec<String>>,
 }
 
 impl<T: Transport> fmt::Debug for Client<T> {
@@ -441,7 +505,14 @@ impl<T: Transport> Client<T> {
             backoff: Duration::from_millis(500),
             max_points: 11_000,
             sleep: Box::new(std::thread::sleep),
+            redirects: std::cell::RefCell::new(Vec::new()),
         }
+    }
+
+    /// The redirects followed so far, one line each (`301 from URL to URL`,
+    /// credentials removed), each distinct one once.
+    pub fn redirects(&self) -> Vec<String> {
+        self.redirects.borrow().clone()
     }
 
     /// Replace the sleep used between retries (tests pass a no-op).
@@ -457,11 +528,12 @@ impl<T: Transport> Client<T> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let retry_msg = match self.transport.post_form(&url, form, auth.as_deref()) {
+            let retry_msg = match self.post_following(&url, form, auth.as_deref()) {
                 Ok(r) if (200..300).contains(&r.status) => return Ok(r.body),
                 Ok(r) if r.status >= 500 => server_error(r.status, &r.body).to_string(),
                 Ok(r) => return Err(server_error(r.status, &r.body)),
-                Err(e) => e.0,
+                Err(Attempt::Failed(msg)) => msg,
+                Err(Attempt::Final(e)) => return Err(e),
             };
             if attempt > self.retries {
                 return Err(ApiError::Unreachable {
@@ -472,6 +544,72 @@ impl<T: Transport> Client<T> {
             }
             (self.sleep)(self.backoff * 2u32.saturating_pow(attempt - 1));
         }
+    }
+
+    /// One attempt: POST `url`, following at most [`MAX_REDIRECTS`]
+    /// redirects within the same origin (the same POST again: a 301 or 302
+    /// does not become a GET that drops the query).
+    fn post_following(
+        &self,
+        url: &str,
+        form: &[(&str, String)],
+        auth: Option<&str>,
+    ) -> Result<HttpResponse, Attempt> {
+        let mut at = url.to_string();
+        for _ in 0..=MAX_REDIRECTS {
+            let r = match self.transport.post_form(&at, form, auth) {
+                Ok(r) => r,
+                Err(TransportError::Failed(m)) => return Err(Attempt::Failed(m)),
+                Err(TransportError::TooLarge { limit }) => {
+                    return Err(Attempt::Final(ApiError::TooLarge {
+                        url: redact_url(&at),
+                        limit,
+                    }));
+                }
+            };
+            if !matches!(r.status, 301 | 302 | 303 | 307 | 308) {
+                return Ok(r);
+            }
+            let redirect = |why: String| {
+                Attempt::Final(ApiError::Redirect {
+                    url: redact_url(&at),
+                    status: r.status,
+                    why,
+                })
+            };
+            let Some(loc) = r.location.as_deref().map(str::trim) else {
+                return Err(redirect("without a Location header".into()));
+            };
+            let Some(next) = resolve_location(&at, loc) else {
+                return Err(redirect(format!(
+                    "to `{}`, which is not an http(s) URL",
+                    redact_url(loc)
+                )));
+            };
+            if origin(&next) != origin(&at) {
+                return Err(redirect(format!(
+                    "to {}, another host (arclab follows redirects only on the same scheme, \
+                     host and port); give that URL as the server if you trust it",
+                    redact_url(&next)
+                )));
+            }
+            let line = format!(
+                "HTTP {} from {} to {} (same host; followed with the same POST)",
+                r.status,
+                redact_url(&at),
+                redact_url(&next)
+            );
+            let mut seen = self.redirects.borrow_mut();
+            if !seen.contains(&line) {
+                seen.push(line);
+            }
+            at = next;
+        }
+        Err(Attempt::Final(ApiError::Redirect {
+            url: redact_url(url),
+            status: 0,
+            why: format!("more than {MAX_REDIRECTS} times in a row"),
+        }))
     }
 
     /// One `query_range` request.
@@ -551,6 +689,61 @@ impl<T: Transport> Client<T> {
             .filter_map(|(k, v)| v.into_iter().next().map(|m| (k, m.kind)))
             .collect())
     }
+}
+
+/// How one attempt ended short of a response.
+enum Attempt {
+    /// Worth retrying (the transport's message).
+    Failed(String),
+    /// Not worth retrying.
+    Final(ApiError),
+}
+
+/// `scheme://authority` of an http(s) URL, lower-cased, user info removed;
+/// `None` for anything else.
+fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = host.to_ascii_lowercase();
+    // An explicit default port is the same origin as none.
+    let host = match (
+        scheme.as_str(),
+        host.strip_suffix(":80"),
+        host.strip_suffix(":443"),
+    ) {
+        ("http", Some(h), _) | ("https", _, Some(h)) => h.to_string(),
+        _ => host,
+    };
+    Some(format!("{scheme}://{host}"))
+}
+
+/// The absolute URL a `Location` header value points to from `base`
+/// (absolute, scheme-relative, absolute-path or relative-path forms of
+/// RFC 3986 §4.2); `None` when it is not http(s).
+pub fn resolve_location(base: &str, location: &str) -> Option<String> {
+    if location.contains("://") {
+        return origin(location).map(|_| location.to_string());
+    }
+    let (scheme, rest) = base.split_once("://")?;
+    if let Some(r) = location.strip_prefix("//") {
+        return Some(format!("{scheme}://{r}"));
+    }
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let root = format!("{scheme}://{}", &rest[..end]);
+    if location.starts_with('/') {
+        return Some(format!("{root}{location}"));
+    }
+    let path = &rest[end..];
+    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+    let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let dir = if dir.is_empty() { "/" } else { dir };
+    Some(format!("{root}{dir}{location}"))
 }
 
 /// Seconds as the API takes them: integers without a fraction, else 3 decimals.

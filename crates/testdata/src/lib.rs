@@ -11,6 +11,8 @@
 //! assert!(oltp.is_file());
 //! ```
 
+pub mod http;
+
 use std::path::{Path, PathBuf};
 
 /// The workspace's `data/` directory.

@@ -44,8 +44,9 @@ pub(crate) struct CompareArgs {
     /// Time skipped after the change with --around (warm-up; 0 for none).
     #[arg(long, default_value = "1d", requires = "around", value_parser = skip)]
     skip: f64,
-    /// `arc`, `arc-all`, or a comma-separated list of metric names and PromQL
-    /// selectors [default: everything in a file; `arc` from a server].
+    /// `arc` (the ARC summary), `arc-all`, `all` (every series in a file), or a
+    /// comma-separated list of metric names and PromQL selectors [default: `arc`;
+    /// a file without ARC series: all].
     #[arg(long)]
     metrics: Option<String>,
     /// Label matchers, e.g. 'instance="nas:9100"' (files: `=` matchers only).
@@ -170,8 +171,26 @@ fn select(data: &mut Dataset, metrics: Option<&str>, matchers: Option<&str>) -> 
             anyhow::bail!("no series match {m}");
         }
     }
-    let Some(metrics) = metrics else {
-        return Ok(());
+    let metrics = match metrics {
+        Some(m) if m.trim() == "all" => return Ok(()),
+        Some(m) => m,
+        None => {
+            let total = data.series.len();
+            let arc = data
+                .series
+                .iter()
+                .filter(|s| in_arc_preset(s.name()))
+                .count();
+            if arc == 0 || arc == total {
+                return Ok(());
+            }
+            data.series.retain(|s| in_arc_preset(s.name()));
+            eprintln!(
+                "arclab: note: comparing the ARC summary ({arc} of {total} series); \
+                 --metrics all compares every series"
+            );
+            return Ok(());
+        }
     };
     let items = split_list(metrics);
     let mut keep = vec![false; data.series.len()];
@@ -303,6 +322,12 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
         None => {
             let step = args.step;
             let metrics = args.metrics.as_deref().unwrap_or("arc");
+            if metrics.trim() == "all" {
+                return Err(usage(
+                    "--metrics",
+                    "`all` reads every series of a file; from a server give `arc-all` or names",
+                ));
+            }
             let m = args.matchers.as_deref().unwrap_or("");
             let f = fetch(
                 &args.source,
@@ -344,10 +369,12 @@ pub(crate) fn run(args: CompareArgs) -> Result<()> {
     let c = compare::compare(&data, &opts)?;
     if let Some(p) = &args.plot {
         report::plot::render(&c, p)?;
+        eprintln!("arclab: wrote {}", p.display());
     }
     if let Some(p) = &args.report {
         let page = report::html::page(&c)?;
         arclab_io::write_atomic(p, page.as_bytes())?;
+        eprintln!("arclab: wrote {}", p.display());
     }
     let text = match args.format.format() {
         Format::Json => serde_json::to_string_pretty(&c)? + "\n",

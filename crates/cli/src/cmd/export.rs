@@ -24,7 +24,7 @@ pub(crate) struct ExportArgs {
     /// Start: RFC 3339, a date, unix seconds, now-30d.
     #[arg(long)]
     from: String,
-    /// End [default: now].
+    /// End: like --from.
     #[arg(long, default_value = "now")]
     to: String,
     /// Resolution of the export: 15s, 5m, 1h.

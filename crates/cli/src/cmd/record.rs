@@ -96,9 +96,10 @@ pub(crate) fn run(args: RecordArgs) -> Result<()> {
         std::thread::sleep(Duration::from_secs_f64((next - time::now()).max(0.0)));
     }
     eprintln!(
-        "arclab: {} samples in {}{}",
-        store.sample_count()?,
+        "arclab: wrote {} samples to {} ({} in all){}",
+        taken - skipped,
         args.db.display(),
+        store.sample_count()?,
         if skipped > 0 {
             format!("; {skipped} skipped (arcstats unreadable)")
         } else {

@@ -86,6 +86,11 @@ pub(crate) struct SimArgs {
     rate: f64,
     #[command(flatten)]
     format: FormatArgs,
+    /// Also write the results to FILE, as JSON (`.json`), CSV (`.csv`),
+    /// Markdown (`.md`) or the text table (any other name); written
+    /// atomically, and stdout still gets the format asked for.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
 }
 
 /// One row of results; the keys are libCacheSim's counter names.
@@ -143,6 +148,10 @@ struct WorkingSet {
 pub(crate) fn run(args: SimArgs) -> Result<()> {
     if args.policy.is_empty() || args.size.is_empty() {
         return Err(UsageError("give at least one --policy and one --size".into()).into());
+    }
+    if let Some(out) = &args.output {
+        // Refuse a link or a directory before the replay, not after it.
+        arclab_io::check_target(out)?;
     }
     let object_mode = args.ignore_obj_size;
     let threads = args.threads.get();
@@ -290,7 +299,66 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
             .map(|(r, label)| row(r, label))
             .collect(),
     };
-    print_report(&report, &args.format, object_mode)
+    if let Some(out) = &args.output {
+        let ext = out
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        let (fmt, name) = match ext.as_deref() {
+            Some("json") => (
+                FormatArgs {
+                    json: true,
+                    ..FormatArgs::default()
+                },
+                "JSON",
+            ),
+            Some("csv") => (
+                FormatArgs {
+                    csv: true,
+                    ..FormatArgs::default()
+                },
+                "CSV",
+            ),
+            Some("md") => (
+                FormatArgs {
+                    markdown: true,
+                    ..FormatArgs::default()
+                },
+                "Markdown",
+            ),
+            _ => (FormatArgs::default(), "a text table"),
+        };
+        arclab_io::write_atomic(out, render_report(&report, &fmt, object_mode)?.as_bytes())?;
+        eprintln!(
+            "arclab: wrote {} rows ({}) to {} as {name}",
+            report.results.len(),
+            row_summary(&report.results),
+            out.display()
+        );
+    }
+    output::print(&render_report(&report, &args.format, object_mode)?)
+}
+
+/// Which rows: `lru, arc × 2 sizes; zfs-arc 2.2.7 prefetch on/off × 2 sizes`.
+fn row_summary(rows: &[Row]) -> String {
+    let mut policies: Vec<String> = Vec::new();
+    let mut sizes: Vec<&str> = Vec::new();
+    for r in rows {
+        let mut p = r.policy.clone();
+        if let Some(v) = &r.zfs_version {
+            p.push_str(&format!(" {v}"));
+        }
+        if let Some(on) = r.prefetch {
+            p.push_str(if on { " prefetch on" } else { " prefetch off" });
+        }
+        if !policies.contains(&p) {
+            policies.push(p);
+        }
+        if !sizes.contains(&r.size.as_str()) {
+            sizes.push(&r.size);
+        }
+    }
+    format!("{} × size {}", policies.join(", "), sizes.join(", "))
 }
 
 fn row(r: &JobResult, label: &str) -> Row {
@@ -318,11 +386,12 @@ fn row(r: &JobResult, label: &str) -> Row {
     }
 }
 
-fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<()> {
+/// The report in the format `fmt` asks for.
+fn render_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<String> {
     if fmt.json {
         let mut s = serde_json::to_string_pretty(report)?;
         s.push('\n');
-        return output::print(&s);
+        return Ok(s);
     }
     let machine = fmt.csv;
     // zfs-arc rows differing in version or prefetch get a column each, so
@@ -433,7 +502,7 @@ fn print_report(report: &Report, fmt: &FormatArgs, object_mode: bool) -> Result<
         s.push_str(&t.to_text());
         s
     };
-    output::print(&text)
+    Ok(text)
 }
 
 /// Unique objects and their bytes (each object counted at its first size).

@@ -343,6 +343,7 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         device: args.device.clone(),
         seed: args.seed,
         duration_s: results.first().map_or(0.0, |r| r.duration_ns as f64 / 1e9),
+        warmup_s: results.first().map_or(0.0, |r| r.warmup_ns as f64 / 1e9),
         sampling: sampling_note(
             &results,
             args.sample_rate.or(presampled),

@@ -179,6 +179,34 @@ pub(crate) fn header_lines(report: &Report) -> Vec<String> {
     lines
 }
 
+/// What the `×` column is relative to, when the rows fall in several
+/// policy / version / prefetch groups (each is against its own group).
+pub(crate) fn multiplier_note(report: &Report) -> String {
+    let v = varying(&report.rows);
+    if !(v.policy || v.version || v.prefetch) {
+        return String::new();
+    }
+    let (head, base) = if every_group_has_default(&report.rows) {
+        ("default", "default cap")
+    } else {
+        ("largest cap", "largest cap")
+    };
+    let mut same = Vec::new();
+    if v.policy {
+        same.push("policy");
+    }
+    if v.version {
+        same.push("zfs version");
+    }
+    if v.prefetch {
+        same.push("prefetch setting");
+    }
+    format!(
+        ";\n× {head}: misses/s against the {base} with the same {}, not across them",
+        same.join(" and ")
+    )
+}
+
 /// Aligned text: header, table, a blank line, the verdict.
 pub(crate) fn to_text(report: &Report) -> String {
     let mut s = header_lines(report).join("\n");
@@ -186,6 +214,7 @@ pub(crate) fn to_text(report: &Report) -> String {
     s.push_str(&human(report).to_text());
     s.push('\n');
     s.push_str(MARK_NOTE);
+    s.push_str(&multiplier_note(report));
     s.push_str(";\ngave back: the most the ARC returned in one burst of memory demand, and how long that took;\ndeficit: memory the host wanted but could not have yet, integrated over time.\n\n");
     s.push_str(&wrap(&report.verdict, 78));
     s.push('\n');
@@ -202,6 +231,7 @@ pub(crate) fn to_markdown(report: &Report) -> String {
     let mut s = human(report).to_markdown();
     s.push('\n');
     s.push_str(MARK_NOTE);
+    s.push_str(&multiplier_note(report));
     s.push_str(".\n\n");
     s.push_str(&report.verdict);
     s.push('\n');

@@ -77,6 +77,27 @@ pub enum CompareError {
         /// After window.
         after: String,
     },
+    /// No series has samples in two batches of both windows, so nothing can
+    /// be tested.
+    #[error(
+        "too few samples in the {which} window ({window}): at most {samples} sample(s) per \
+         series, in {batches} of {k} batches; each window needs samples in at least 2 batches \
+         (the data covers {data}): widen the window or move it onto the data"
+    )]
+    TooFewSamples {
+        /// `before` or `after`.
+        which: &'static str,
+        /// The window.
+        window: String,
+        /// Most finite samples of one series in it.
+        samples: usize,
+        /// Most batches with data of one series in it.
+        batches: usize,
+        /// Batches per window.
+        k: usize,
+        /// Data range.
+        data: String,
+    },
     /// The source holds no series at all.
     #[error("the source holds no series")]
     Empty,
@@ -200,6 +221,43 @@ pub fn compare(data: &Dataset, opts: &Options) -> Result<Comparison, CompareErro
             data: format!("{}..{}", format_time(range.0), format_time(range.1)),
             before: b.to_string(),
             after: a.to_string(),
+        });
+    }
+    // What compare measures is rates (hits, misses, the hit ratio) when there
+    // are counters: two gauge samples do not make a window testable then.
+    let testable = |w: &WindowStats| w.estimate.is_some_and(|e| e.batches >= 2);
+    let has_counters = rows.iter().any(|r| r.kind == Kind::Counter);
+    let pool: Vec<&SeriesRow> = rows
+        .iter()
+        .filter(|r| !has_counters || r.kind == Kind::Counter)
+        .collect();
+    if !pool
+        .iter()
+        .any(|r| testable(&r.before) && testable(&r.after))
+    {
+        let most = |f: &dyn Fn(&SeriesRow) -> &WindowStats| {
+            let samples = pool.iter().map(|r| f(r).n).max().unwrap_or(0);
+            let batches = pool
+                .iter()
+                .map(|r| f(r).estimate.map_or(0, |e| e.batches))
+                .max()
+                .unwrap_or(0);
+            (samples, batches)
+        };
+        let (bs, bb) = most(&|r| &r.before);
+        let (as_, ab) = most(&|r| &r.after);
+        let (which, window, samples, batches) = if bb < 2 || ab >= 2 {
+            ("before", b, bs, bb)
+        } else {
+            ("after", a, as_, ab)
+        };
+        return Err(CompareError::TooFewSamples {
+            which,
+            window: window.to_string(),
+            samples,
+            batches,
+            k,
+            data: format!("{}..{}", format_time(range.0), format_time(range.1)),
         });
     }
     rows.sort_by(|x, y| (&x.name, &x.instance, &x.labels).cmp(&(&y.name, &y.instance, &y.labels)));

@@ -35,7 +35,7 @@ impl Transport for &Mock {
         ));
         let mut a = self.answers.borrow_mut();
         if a.is_empty() {
-            Err(TransportError("no more answers".into()))
+            Err(TransportError::Failed("no more answers".into()))
         } else {
             a.remove(0)
         }
@@ -45,6 +45,7 @@ impl Transport for &Mock {
 fn ok(body: &str) -> Result<HttpResponse, TransportError> {
     Ok(HttpResponse {
         status: 200,
+        location: None,
         body: body.into(),
     })
 }
@@ -56,9 +57,10 @@ fn retries_5xx_then_succeeds() {
     let m = Mock::new(vec![
         Ok(HttpResponse {
             status: 503,
+            location: None,
             body: "busy".into(),
         }),
-        Err(TransportError("timed out".into())),
+        Err(TransportError::Failed("timed out".into())),
         ok(ONE),
     ]);
     let slept = std::rc::Rc::new(RefCell::new(Vec::new()));
@@ -89,7 +91,7 @@ fn gives_up_after_retries() {
 fn unreachable_never_shows_the_password() {
     // A transport error that quotes the URL, as ureq's do for DNS failures.
     let url = "http://alice:s3cret@nowhere.invalid:9090/api/v1/query_range";
-    let m = Mock::new(vec![Err(TransportError(format!(
+    let m = Mock::new(vec![Err(TransportError::Failed(format!(
         "dns failed for {url} (alice:s3cret)"
     )))]);
     let mut c =
@@ -109,6 +111,7 @@ fn client_errors_carry_the_server_message_and_are_not_retried() {
     let m = Mock::new(vec![
         Ok(HttpResponse {
             status: 400,
+            location: None,
             body: body.into(),
         }),
         ok(ONE),
@@ -123,6 +126,7 @@ fn client_errors_carry_the_server_message_and_are_not_retried() {
     // VictoriaMetrics' 422 and a non-JSON body.
     let m = Mock::new(vec![Ok(HttpResponse {
         status: 422,
+        location: None,
         body: "<html>nope</html>".into(),
     })]);
     let c = Client::new("http://x", &m, None);
@@ -293,5 +297,161 @@ mod prop {
                 None => prop_assert!(serde.is_err() || raw.contains('\\'), "{}", raw),
             }
         }
+    }
+}
+
+// Issue 14 item 10, against a real socket (ureq underneath).
+mod http {
+    use super::*;
+    use arclab_testdata::http::{response, serve};
+    use std::io::Write;
+
+    fn gzip_of_zeros(n: usize) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let block = vec![0u8; 1 << 20];
+        let mut left = n;
+        while left > 0 {
+            let k = left.min(block.len());
+            e.write_all(&block[..k]).unwrap();
+            left -= k;
+        }
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn a_gzip_bomb_is_too_large_and_not_retried() {
+        // 8 MiB of zeros gzip to ~8 KiB; the transport reads at most 1 MiB.
+        let bomb = gzip_of_zeros(8 << 20);
+        assert!(bomb.len() < 64 << 10, "{}", bomb.len());
+        let answer = response(200, &[("Content-Encoding", "gzip")], &bomb);
+        let server = serve(vec![answer.clone(), answer.clone(), answer]);
+        let mut t = UreqTransport::new(Duration::from_secs(10));
+        t.max_body = 1 << 20;
+        let mut c = Client::new(&server.url, t, None).with_sleep(|_| {});
+        c.retries = 2;
+        let e = c.query_range("up", 0.0, 60.0, 15.0).unwrap_err();
+        assert!(
+            matches!(e, ApiError::TooLarge { limit, .. } if limit == 1 << 20),
+            "{e}"
+        );
+        let msg = e.to_string();
+        assert!(
+            msg.contains("larger than 1 MiB after decompression") && msg.contains("not retried"),
+            "{msg}"
+        );
+        assert!(!msg.contains("cannot reach"), "{msg}");
+        assert_eq!(server.requests().len(), 1, "retried a too-large answer");
+    }
+
+    fn matrix_answer() -> Vec<u8> {
+        response(200, &[("Content-Type", "application/json")], ONE.as_bytes())
+    }
+
+    #[test]
+    fn same_host_redirects_keep_the_post_and_the_query() {
+        for status in [301, 302, 303, 307, 308] {
+            let server = serve(vec![
+                response(status, &[("Location", "/prom/api/v1/query_range")], b""),
+                matrix_answer(),
+            ]);
+            let c = Client::new(
+                &server.url,
+                UreqTransport::new(Duration::from_secs(10)),
+                None,
+            );
+            let (series, _) = c.query_range("up", 0.0, 60.0, 15.0).unwrap();
+            assert_eq!(series[0].points, vec![(10.0, 1.0), (20.0, 2.0)]);
+            let seen = server.requests();
+            assert_eq!(seen.len(), 2, "{status}");
+            assert_eq!(seen[1].method, "POST", "{status}: the POST became a GET");
+            assert_eq!(seen[1].path, "/prom/api/v1/query_range");
+            assert_eq!(
+                seen[1].body, seen[0].body,
+                "{status}: the query was dropped"
+            );
+            assert!(String::from_utf8_lossy(&seen[1].body).contains("query=up"));
+            let notes = c.redirects();
+            assert_eq!(notes.len(), 1, "{notes:?}");
+            assert!(
+                notes[0].starts_with(&format!(
+                    "HTTP {status} from {}/api/v1/query_range to {}/prom/api/v1/query_range",
+                    server.url, server.url
+                )),
+                "{notes:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn redirects_to_another_host_are_refused_and_named() {
+        let other = serve(vec![matrix_answer()]);
+        let target = format!("{}/api/v1/query_range", other.url);
+        let server = serve(vec![response(302, &[("Location", &target)], b"")]);
+        let mut c = Client::new(
+            &server.url,
+            UreqTransport::new(Duration::from_secs(10)),
+            None,
+        )
+        .with_sleep(|_| {});
+        c.retries = 3;
+        let e = c.query_range("up", 0.0, 60.0, 15.0).unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, ApiError::Redirect { status: 302, .. }), "{msg}");
+        assert!(
+            msg.contains(&format!("to {target}, another host")) && msg.contains("not followed"),
+            "{msg}"
+        );
+        assert_eq!(server.requests().len(), 1);
+        assert!(other.requests().is_empty());
+    }
+
+    #[test]
+    fn redirect_loops_and_missing_locations_end() {
+        let hop = || response(307, &[("Location", "/again")], b"");
+        let server = serve((0..=MAX_REDIRECTS).map(|_| hop()).collect());
+        let c = Client::new(
+            &server.url,
+            UreqTransport::new(Duration::from_secs(10)),
+            None,
+        );
+        let msg = c
+            .query_range("up", 0.0, 60.0, 15.0)
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("more than 5 times"), "{msg}");
+        assert_eq!(server.requests().len(), MAX_REDIRECTS as usize + 1);
+        let server = serve(vec![response(308, &[], b"")]);
+        let c = Client::new(
+            &server.url,
+            UreqTransport::new(Duration::from_secs(10)),
+            None,
+        );
+        let msg = c
+            .query_range("up", 0.0, 60.0, 15.0)
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("HTTP 308 without a Location header"), "{msg}");
+    }
+
+    #[test]
+    fn locations_resolve_like_rfc_3986() {
+        let base = "http://a:9090/p/api/v1/query_range?x=1";
+        assert_eq!(
+            resolve_location(base, "/q").as_deref(),
+            Some("http://a:9090/q")
+        );
+        assert_eq!(
+            resolve_location(base, "query").as_deref(),
+            Some("http://a:9090/p/api/v1/query")
+        );
+        assert_eq!(
+            resolve_location(base, "//b/x").as_deref(),
+            Some("http://b/x")
+        );
+        assert_eq!(resolve_location(base, "ftp://a/x"), None);
+        assert_eq!(origin("HTTP://A:80/x"), origin("http://a/y"));
+        assert_ne!(origin("http://a:9090/"), origin("http://a:9091/"));
+        assert_ne!(origin("http://a/"), origin("https://a/"));
+        assert_eq!(origin("http://u:p@a/"), origin("http://a/"));
     }
 }

@@ -89,6 +89,10 @@ pub fn fmt_change(c: &Change, alpha: f64, n: Option<(usize, usize)>) -> String {
     if !c.ratio.is_finite() {
         return format!("? ({p})");
     }
+    if !c.p.is_finite() {
+        // Fewer than two batches with data in a window: nothing to test.
+        return format!("? (too few samples{n})");
+    }
     if !c.significant(alpha) {
         return format!("~ ({p})");
     }

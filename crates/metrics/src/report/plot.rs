@@ -110,10 +110,13 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) -> Re
         let mut chart = b
             .build_cartesian_2d(0.0..((x1 - x0) / day), lo..hi)
             .map_err(e)?;
+        let span_days = (x1 - x0) / day;
+        let date = |x: &f64| axis_date(x0 + x * day, span_days);
         let mut mesh = chart.configure_mesh();
         mesh.light_line_style(WHITE.mix(0.0));
-        mesh.x_desc("days since the start of the before window")
-            .x_labels(12)
+        mesh.x_desc("date (UTC)")
+            .x_label_formatter(&date)
+            .x_labels(8)
             .y_labels(6);
         mesh.draw().map_err(e)?;
         for (w, col) in [
@@ -154,6 +157,22 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) -> Re
     }
     root.present().map_err(e)?;
     Ok(())
+}
+
+/// A tick label for unix time `t` on an axis spanning `span_days`: the date
+/// (`2025-09-22`), with the hour (`09-22 14:00`) when the span is under four days.
+pub fn axis_date(t: f64, span_days: f64) -> String {
+    let s = crate::time::format_time(t.round());
+    if span_days < 4.0 {
+        // `YYYY-MM-DDTHH:MM:SSZ` → `MM-DD HH:MM`.
+        format!(
+            "{} {}",
+            s.get(5..10).unwrap_or(""),
+            s.get(11..16).unwrap_or("")
+        )
+    } else {
+        s.get(..10).unwrap_or("").to_string()
+    }
 }
 
 const SIZE: (u32, u32) = (1100, 900);

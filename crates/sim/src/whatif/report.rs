@@ -32,6 +32,9 @@ pub struct Report {
     pub seed: u64,
     /// Simulated time.
     pub duration_s: f64,
+    /// The warm-up at the start that the counters leave out (the scenario's
+    /// `warmup_secs`), seconds; plots mark it.
+    pub warmup_s: f64,
     /// How the runs were sampled, when they were (said in every output).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sampling: Option<String>,
@@ -234,6 +237,49 @@ pub fn row(r: &RunResult, labels: &Labels, device: &Device) -> Row {
     }
 }
 
+/// What the what-if simulates and what it does not, in sentences for the
+/// reader of a report (the HTML report lists them; docs/whatif.md and
+/// docs/model.md hold the detail): `(simulated, not simulated)`.
+pub fn caveats(report: &Report) -> (Vec<String>, Vec<String>) {
+    let simulated = vec![
+        format!(
+            "The ARC of OpenZFS {} on {} with {} of RAM, request by request: its size, its \
+             target c, c_max and c_min for each cap, eviction between the MRU and MFU lists, and \
+             the prefetcher where a row says prefetch on.",
+            report.zfs_version,
+            report.os,
+            arclab_arc::units::format_bytes(report.ram_bytes)
+        ),
+        format!(
+            "The workload `{}` ({}), replayed for {:.0} s of simulated time; the counters \
+             leave out the first {:.0} s (warm-up, the cache filling up).",
+            report.workload, report.workload_description, report.duration_s, report.warmup_s
+        ),
+        "The other processes' memory demand from the scenario, and the ARC shrinking when it \
+         rises (gave back, deficit)."
+            .to_string(),
+    ];
+    let not_simulated = vec![
+        format!(
+            "The disk: busy time is misses/s × latency + miss bytes/s ÷ bandwidth on {}, one \
+             request at a time with no queueing or overlap, an upper bound meant for comparing \
+             caps, not for sizing a pool.",
+            report.device.describe()
+        ),
+        "Write cost: writes become dirty buffers that join the ARC at a txg sync and count \
+         as hits (they never read the disk); dirty-data limits, write latency and the ZIL are \
+         not modelled."
+            .to_string(),
+        "L2ARC, compression (the ARC holds logical sizes), encryption, the dbuf cache and \
+         lock contention."
+            .to_string(),
+        "Latency and throughput of the applications: the model counts misses, it does not \
+         time them."
+            .to_string(),
+    ];
+    (simulated, not_simulated)
+}
+
 /// The time series of one run, in seconds.
 pub fn series(r: &RunResult, label: &str) -> RunSeries {
     RunSeries {
@@ -325,6 +371,7 @@ pub fn example() -> Report {
         device: Device::ssd(),
         seed: 1,
         duration_s: 600.0,
+        warmup_s: 60.0,
         sampling: None,
         rows,
         verdict: String::new(),

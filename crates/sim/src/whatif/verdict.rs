@@ -274,11 +274,28 @@ pub fn verdict(report: &Report) -> String {
         .filter(|r| r.group() != group && r.cap == f.cap)
         .take(3)
     {
+        // Two multipliers, each saying what it is relative to: this row
+        // against the discussed row (same cap, the first group's setting),
+        // and against its own group's reference (what the table's column holds).
+        let across = if f.misses_per_sec > 0.0 {
+            multiplier(Some(r.misses_per_sec / f.misses_per_sec))
+        } else if r.misses_per_sec == 0.0 {
+            multiplier(Some(1.0))
+        } else {
+            "more than none,".to_string()
+        };
+        let own = match reference(rows, r) {
+            Some(b) if b.cap == "default" => "its own default cap",
+            _ => "its own largest cap",
+        };
         s.push(format!(
-            "With {} at the same cap: hit ratio {}, {} misses/s ({} its default).",
+            "With {} at the same cap: hit ratio {}, {} misses/s, {} the misses with {} ({}/s) and {} those of {own}.",
             r.group_label(),
             percent(r.hit_ratio),
             rate(r.misses_per_sec),
+            across,
+            f.group_label(),
+            rate(f.misses_per_sec),
             multiplier(r.miss_multiplier)
         ));
     }
@@ -392,5 +409,16 @@ mod tests {
             v.contains("With zfs-arc 2.3.0, prefetch off at the same cap"),
             "{v}"
         );
+        // Issue 13: each multiplier says what it is relative to. Prefetch off
+        // doubles every row's misses (set above), so against prefetch on at
+        // the same cap it is 2.0×, and against its own default the 8G row's
+        // 14× (290/s over 20/s, the fixture's numbers) is unchanged.
+        assert!(
+            v.contains(
+                "misses/s, 2.0× the misses with zfs-arc 2.3.0, prefetch on (290/s) and 14× those of its own default cap."
+            ),
+            "{v}"
+        );
+        assert!(!v.contains("its default)"), "{v}");
     }
 }
