@@ -83,8 +83,12 @@ pub fn capture(data: &[u8]) {
         assert!(info.demand + info.prefetch == info.records);
         assert!(info.demand_cached <= info.demand && info.prefetch_cached <= info.prefetch);
         assert!(info.files <= records.len() as u64);
-        let names: std::collections::HashSet<&str> =
-            info.dictionary.pools.iter().map(|p| p.name.as_str()).collect();
+        let names: std::collections::HashSet<&str> = info
+            .dictionary
+            .pools
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
         if clean && names.len() == info.dictionary.pools.len() {
             let mut w = CaptureWriter::new(Vec::new(), &info.header).unwrap();
             for (i, p) in info.dictionary.pools.iter().enumerate() {
@@ -130,8 +134,12 @@ pub fn capture_seeds() -> Vec<(String, Vec<u8>)> {
         level: [0i8, 0, 1, -1, 2][(i % 5) as usize],
         blkid: if i % 7 == 0 { u64::MAX } else { i },
         size: 131_072,
-        aflags: [0u32, ARC_FLAG_CACHED, ARC_FLAG_PREFETCH, ARC_FLAG_PREFETCH | ARC_FLAG_CACHED]
-            [(i % 4) as usize],
+        aflags: [
+            0u32,
+            ARC_FLAG_CACHED,
+            ARC_FLAG_PREFETCH,
+            ARC_FLAG_PREFETCH | ARC_FLAG_CACHED,
+        ][(i % 4) as usize],
         pid: 1000 + i as u32,
     };
     let mut out = Vec::new();
@@ -143,11 +151,20 @@ pub fn capture_seeds() -> Vec<(String, Vec<u8>)> {
     ] {
         let mut w = CaptureWriter::new(Vec::new(), &header).unwrap();
         let tank = w.add_pool("tank").unwrap();
-        w.add_dataset(Dataset { pool: tank, objset: 54, name: "tank/db".into(), recordsize: 16384 })
-            .unwrap();
+        w.add_dataset(Dataset {
+            pool: tank,
+            objset: 54,
+            name: "tank/db".into(),
+            recordsize: 16384,
+        })
+        .unwrap();
         let mut i = 0;
         for (b, n) in blocks.iter().enumerate() {
-            let pool = if b == 1 { w.add_pool("scratch").unwrap() } else { tank };
+            let pool = if b == 1 {
+                w.add_pool("scratch").unwrap()
+            } else {
+                tank
+            };
             for _ in 0..*n {
                 w.push(&rec(i, pool)).unwrap();
                 i += 1;
@@ -155,7 +172,12 @@ pub fn capture_seeds() -> Vec<(String, Vec<u8>)> {
             w.flush().unwrap();
         }
         let bytes = if finish {
-            let s = CaptureSummary { records: i, polls: 3, stopped_by: "duration".into(), ..Default::default() };
+            let s = CaptureSummary {
+                records: i,
+                polls: 3,
+                stopped_by: "duration".into(),
+                ..Default::default()
+            };
             w.finish(&s).unwrap()
         } else {
             // Cut 10 bytes before the end of a last records block: no summary.

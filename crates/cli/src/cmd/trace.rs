@@ -5,6 +5,7 @@ use crate::output::{self, Table};
 use crate::progress::Progress;
 use anyhow::{Context, Result};
 use arclab_arc::units::format_bytes;
+use arclab_trace::capture::{CaptureHeader, CaptureInfo, CaptureSummary};
 use arclab_trace::stats::TraceStats;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,10 @@ use std::path::{Path, PathBuf};
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum TraceCommand {
     /// Summarise a trace: requests, unique objects, bytes, working set, time
-    /// span, read/write mix, one-hit wonders and reuse distances.
+    /// span, read/write mix, one-hit wonders and reuse distances. For an
+    /// `.arct` capture also its host, ARC size at the start, pools and
+    /// datasets, lost records and the kernel's demand hit ratio (the requests
+    /// counted are its demand reads).
     Info {
         /// The trace file.
         file: PathBuf,
@@ -65,6 +69,123 @@ struct Info<'a> {
     one_hit_wonders: u64,
     one_hit_wonder_ratio: f64,
     reuse_distance: &'a arclab_trace::stats::ReuseSummary,
+    /// Facts of an `.arct` capture (absent for other formats).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capture: Option<CaptureFacts<'a>>,
+}
+
+/// What `trace info` says about an `.arct` capture.
+#[derive(Serialize)]
+struct CaptureFacts<'a> {
+    header: &'a CaptureHeader,
+    pools: usize,
+    datasets: usize,
+    /// Records of every kind; the trace's requests are the demand reads.
+    records: u64,
+    demand: u64,
+    demand_cached: u64,
+    prefetch: u64,
+    prefetch_cached: u64,
+    files: u64,
+    /// `demand_cached / demand`: how often the real ARC answered a demand read.
+    kernel_demand_hit_ratio: Option<f64>,
+    /// Reads the kstat ring dropped (from the summary; `None` without one).
+    lost: Option<u64>,
+    /// `None` when the capture did not finish (killed, or still running).
+    summary: Option<&'a CaptureSummary>,
+    /// Where the file is cut, when it ends inside a block.
+    truncated: Option<&'a str>,
+}
+
+impl<'a> CaptureFacts<'a> {
+    fn new(c: &'a CaptureInfo) -> Self {
+        CaptureFacts {
+            header: &c.header,
+            pools: c.dictionary.pools.len(),
+            datasets: c.dictionary.datasets.len(),
+            records: c.records,
+            demand: c.demand,
+            demand_cached: c.demand_cached,
+            prefetch: c.prefetch,
+            prefetch_cached: c.prefetch_cached,
+            files: c.files,
+            kernel_demand_hit_ratio: c.demand_hit_ratio(),
+            lost: c.summary.as_ref().map(|s| s.lost),
+            summary: c.summary.as_ref(),
+            truncated: c.truncated.as_deref(),
+        }
+    }
+
+    /// Rows of the text table.
+    fn rows(&self) -> Vec<(&'static str, String)> {
+        let h = self.header;
+        let opt_bytes = |b: Option<u64>| b.map_or("unknown".to_string(), format_bytes);
+        let mut rows = vec![
+            (
+                "captured on",
+                format!(
+                    "{} ({}, OpenZFS {}) by {}, started at Unix time {}",
+                    h.host,
+                    h.os,
+                    h.zfs_version.as_deref().unwrap_or("version unknown"),
+                    h.tool,
+                    h.created_unix_s
+                ),
+            ),
+            (
+                "sample rate",
+                if h.sample_rate >= 1.0 {
+                    "1 (every block)".to_string()
+                } else {
+                    format!("{} (spatial: blocks kept by hash)", h.sample_rate)
+                },
+            ),
+            (
+                "ARC c at start",
+                format!(
+                    "{} (c_min {}, c_max {}; RAM {})",
+                    opt_bytes(h.arc_c_bytes),
+                    opt_bytes(h.arc_c_min_bytes),
+                    opt_bytes(h.arc_c_max_bytes),
+                    opt_bytes(h.ram_bytes)
+                ),
+            ),
+            (
+                "pools / datasets",
+                format!("{} / {}", self.pools, self.datasets),
+            ),
+            (
+                "capture records",
+                format!(
+                    "{} ({} demand, {} prefetch; the requests above are the demand reads)",
+                    self.records, self.demand, self.prefetch
+                ),
+            ),
+            (
+                "kernel demand hit ratio",
+                match self.kernel_demand_hit_ratio {
+                    Some(r) => format!(
+                        "{:.1} % ({} of {} demand reads found in the ARC)",
+                        100.0 * r,
+                        self.demand_cached,
+                        self.demand
+                    ),
+                    None => "none (no demand reads)".to_string(),
+                },
+            ),
+            (
+                "lost records",
+                match self.summary {
+                    Some(s) => format!("{} (stopped by {})", s.lost, s.stopped_by),
+                    None => "unknown: no summary, the capture did not finish".to_string(),
+                },
+            ),
+        ];
+        if let Some(t) = self.truncated {
+            rows.push(("truncated", t.to_string()));
+        }
+        rows
+    }
 }
 
 fn info(path: &Path, input: &TraceInput, json: bool) -> Result<()> {
@@ -99,6 +220,7 @@ fn info(path: &Path, input: &TraceInput, json: bool) -> Result<()> {
         one_hit_wonders: s.one_hit_wonders,
         one_hit_wonder_ratio: s.one_hit_wonders as f64 / s.n_obj.max(1) as f64,
         reuse_distance: &s.reuse_distance,
+        capture: reader.capture_info().map(CaptureFacts::new),
     };
     if json {
         let mut out = serde_json::to_string_pretty(&info)?;
@@ -145,7 +267,10 @@ fn info(path: &Path, input: &TraceInput, json: bool) -> Result<()> {
                 rd.mean, rd.p50, rd.p90, rd.p99, rd.max
             ),
         ),
-    ] {
+    ]
+    .into_iter()
+    .chain(info.capture.iter().flat_map(CaptureFacts::rows))
+    {
         t.push(vec![k.to_string(), v]);
     }
     let text = t.to_text();
