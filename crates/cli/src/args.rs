@@ -134,7 +134,7 @@ pub(crate) enum OnOff {
 /// How to read a trace file.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct TraceInput {
-    /// Trace format: oracleGeneral, lcs, vscsi, csv, txt, lis.
+    /// Trace format: oracleGeneral, lcs, vscsi, csv, txt, lis, arct (an `arclab capture`).
     /// Default: detected from the extension and the file's first bytes.
     #[arg(long, short = 'f')]
     format: Option<arclab_trace::Format>,

@@ -472,3 +472,34 @@ fn a_trace_through_whatif_matches_sim() {
         assert!(err.contains("--rate"), "{err}");
     }
 }
+
+#[test]
+fn a_saturated_disk_still_tells_caps_apart_and_a_pool_shares_the_load() {
+    // One 7200 rpm disk: every cap saturates it, but what the misses would
+    // need grows as the cap falls, and equals the formula on the row's own
+    // misses (8 ms per read + bytes at 150 MB/s).
+    let one = run_json(&["--caps", "4G,8G,default", "--device", "hdd"]);
+    let mut need = Vec::new();
+    for r in rows(&one) {
+        let expect = f(r, "misses_per_sec") * 8e-3 + f(r, "miss_bytes_per_sec") / 150e6;
+        assert!((f(r, "disk_demand_ratio") - expect).abs() < 1e-9, "{r}");
+        assert_eq!(r["disk_saturated"], expect > 1.0);
+        need.push(f(r, "disk_demand_ratio"));
+    }
+    assert!(need[0] > need[1] && need[1] > need[2], "{need:?}");
+    // Six such disks with eight reads queued: seeks shorten by 8^(1/3) = 2
+    // and six disks share the reads.
+    let pool = run_json(&["--caps", "4G,8G,default", "--device", "6xhdd:qd8"]);
+    for (a, b) in rows(&one).iter().zip(rows(&pool)) {
+        let expect =
+            (f(a, "misses_per_sec") * 8e-3 / 2.0 + f(a, "miss_bytes_per_sec") / 150e6) / 6.0;
+        assert!((f(b, "disk_demand_ratio") - expect).abs() < 1e-9, "{b}");
+    }
+    let text = common::ok(&["whatif", "--caps", "4G,default", "--device", "hdd"]);
+    assert!(
+        text.contains("(saturated)") && !text.contains("100 % (saturated)"),
+        "{text}"
+    );
+    let err = common::fails(&["whatif", "--device", "0xhdd"], 2);
+    assert!(err.contains("disk count must be 1..=1024"), "{err}");
+}

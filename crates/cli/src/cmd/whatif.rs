@@ -40,6 +40,7 @@ const SERIES_POINTS: u64 = 400;
 #[command(after_help = "Examples:\n  \
     arclab whatif\n  \
     arclab whatif --caps 4G..16G/4G,default --prefetch on,off --device hdd\n  \
+    arclab whatif --device 6xhdd:qd8          (six 7200 rpm disks, eight reads queued on each)\n  \
     arclab whatif --policy zfs-arc,lru,s3fifo --report whatif.html --plot plots/\n  \
     arclab whatif --trace cloudPhysicsIO.oracleGeneral.bin --ram 16G --json")]
 pub(crate) struct WhatifArgs {
@@ -83,7 +84,9 @@ pub(crate) struct WhatifArgs {
     #[arg(long, default_value_t = 10_000.0)]
     rate: f64,
     /// The disk behind the pool: ssd (100 µs + 500 MB/s), hdd (8 ms +
-    /// 150 MB/s), nvme (20 µs + 3 GB/s), or LATENCY,BANDWIDTH (0.1ms,500MB/s).
+    /// 150 MB/s), nvme (20 µs + 3 GB/s), or LATENCY,BANDWIDTH (0.1ms,500MB/s);
+    /// as a pool NxDEVICE:qdQ (6xhdd:qd8: six disks serving reads, eight
+    /// queued on each). One disk, one read queued is the simple model.
     #[arg(long, default_value = "ssd")]
     device: Device,
     /// Simulate this fraction of the address space (spatial sampling; misses

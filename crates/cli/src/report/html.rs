@@ -78,11 +78,12 @@ pub(crate) fn render(report: &Report) -> Result<String> {
                 .then_some("verdict-row")
         },
     ));
-    h.push_str(
+    h.push_str(&format!(
         "<p class=\"note\">* and the highlighted row: the cap the verdict discusses. gave back: the most the ARC returned in one burst of memory demand, and how long that took. \
          deficit: memory the host wanted but could not have yet, integrated over time. \
-         disk busy: misses/s × latency + miss bytes/s ÷ bandwidth, capped at 100 %.</p>\n",
-    );
+         disk busy: {}; above 100 % the pool is saturated and the figure is what the misses would need.</p>\n",
+        escape(&report.device.formula())
+    ));
     h.push_str("<h2>Misses against the cap</h2>\n");
     h.push_str(&inline_svg(&misses, "misses per second against the cap"));
     h.push_str("<h2>ARC size and memory pressure over time</h2>\n");
@@ -147,7 +148,10 @@ mod tests {
         let (sim, not) = caveats.split_once("Not simulated").expect("both lists");
         assert!(sim.contains("The ARC of OpenZFS 2.3 on linux"), "{sim}");
         assert!(sim.contains("leave out the first 60 s"), "{sim}");
-        assert!(not.contains("The disk: busy time"), "{not}");
+        assert!(
+            not.contains("The pool: busy time is misses/s × latency + miss bytes/s ÷ bandwidth"),
+            "{not}"
+        );
         assert!(not.contains("ssd (100 µs + 500 MB/s)"), "{not}");
         assert!(not.contains("L2ARC"), "{not}");
         assert_eq!(page.matches("<ul class=\"caveats\">").count(), 2);

@@ -36,10 +36,11 @@ fn every_group_has_default(rows: &[Row]) -> bool {
     })
 }
 
-/// Disk busy time: `3.1 %`, or `100 % (saturated)`.
+/// Disk busy time: `3.1 %`, or what the misses would need when it is more
+/// than the pool has: `137 % (saturated)`.
 pub(crate) fn busy(row: &Row) -> String {
     if row.disk_saturated {
-        "100 % (saturated)".to_string()
+        format!("{} (saturated)", busy_percent(row.disk_demand_ratio))
     } else {
         busy_percent(row.disk_busy_ratio)
     }
@@ -170,8 +171,9 @@ pub(crate) fn header_lines(report: &Report) -> Vec<String> {
     }
     lines.push(host);
     lines.push(format!(
-        "disk model {}: busy = misses/s × latency + miss bytes/s ÷ bandwidth",
-        report.device.describe()
+        "disk model {}: busy = {}",
+        report.device.describe(),
+        report.device.formula()
     ));
     if let Some(s) = &report.sampling {
         lines.push(s.clone());
@@ -260,6 +262,7 @@ pub(crate) fn machine(report: &Report) -> Table {
         "mean_size_bytes",
         "peak_size_bytes",
         "disk_busy_ratio",
+        "disk_demand_ratio",
         "disk_saturated",
         "pressure_deficit_byte_seconds",
         "giveback_events",
@@ -285,6 +288,7 @@ pub(crate) fn machine(report: &Report) -> Table {
             format!("{:.0}", r.mean_size_bytes),
             r.peak_size_bytes.to_string(),
             format!("{:.6}", r.disk_busy_ratio),
+            format!("{:.6}", r.disk_demand_ratio),
             r.disk_saturated.to_string(),
             format!("{:.0}", r.pressure_deficit_byte_seconds),
             r.giveback_events.to_string(),

@@ -1,51 +1,87 @@
-//! The disk behind the ARC: how much of its time the misses keep it busy.
+//! The pool behind the ARC: how much of its time the misses keep it busy.
 //!
-//! A miss is one read that goes to the pool. The model charges each one a
-//! fixed access latency plus its bytes at the device's sequential bandwidth:
+//! A miss is one read that goes to the pool. Each read costs a disk its
+//! access latency plus its bytes at the disk's sequential bandwidth; a pool
+//! of `disks` disks that each keep `queue_depth` reads queued serves them
+//! in parallel:
 //!
-//! `disk_busy_ratio = misses/s × latency + miss bytes/s ÷ bandwidth`
+//! `disk_busy_ratio = (misses/s × latency ÷ gain(queue_depth) + miss bytes/s ÷ bandwidth) ÷ disks`
 //!
-//! (the same as `misses/s × (latency + mean miss size ÷ bandwidth)`), a
-//! fraction of one second of device time per second. Above 1 the device
-//! cannot keep up: the ratio is capped at 1 and the row is flagged
-//! saturated. It is a single-queue, no-overlap model: real devices overlap
-//! requests (NVMe especially), so it is an upper bound on busy time for a
-//! given miss stream, good for comparing caps, not for capacity planning.
+//! a fraction of the pool's device time per second. Above 1 the pool cannot
+//! keep up: the row is flagged saturated and the uncapped ratio
+//! (`disk_demand_ratio`, "137 % (saturated)") still tells caps apart.
+//!
+//! What the model assumes:
+//!
+//! * **Disks** — every disk that can serve a read: all sides of a mirror,
+//!   the data disks of a raidz vdev (a raidz read of one block touches one
+//!   data disk when the block is smaller than a stripe, the common case for
+//!   random reads), summed over vdevs. Reads spread evenly over them.
+//! * **Queue depth** — reads a disk has outstanding (ZFS keeps up to
+//!   `zfs_vdev_async_read_max_active`/`sync_read_max_active`, 3–10, per
+//!   vdev). A rotating disk reorders them and shortens its seeks: the
+//!   access latency divides by `gain = queue_depth^(1/3)` (the usual
+//!   elevator rule of thumb: ~3× the IOPS at 32 queued). Flash overlaps
+//!   them inside the device: `gain = min(queue_depth, 32)`. Transfer time
+//!   never overlaps.
+//! * **No read-ahead merging of demand misses**: random misses are not
+//!   adjacent. Prefetch reads (sequential, merged by ZFS up to
+//!   `zfs_vdev_aggregation_limit`) are not in `misses/s`.
+//! * **No queueing delay**: utilisation only, not latency under load.
+//!
+//! One disk with one read queued (`ssd`, `hdd`, `nvme` as they are) is the
+//! simple model: `misses/s × latency + miss bytes/s ÷ bandwidth` of one
+//! device, an upper bound on busy time, good for comparing caps.
 //!
 //! Presets (typical published figures for 4–128 KiB random reads):
 //!
-//! | name | latency | bandwidth |
-//! |---|---|---|
-//! | `ssd` (SATA) | 100 µs | 500 MB/s |
-//! | `hdd` (7200 rpm) | 8 ms | 150 MB/s |
-//! | `nvme` | 20 µs | 3 GB/s |
+//! | name | latency | bandwidth | media |
+//! |---|---|---|---|
+//! | `ssd` (SATA) | 100 µs | 500 MB/s | flash |
+//! | `hdd` (7200 rpm) | 8 ms | 150 MB/s | rotating |
+//! | `nvme` | 20 µs | 3 GB/s | flash |
 //!
 //! A custom device is `LAT,BW`: `0.1ms,500MB/s`, `8ms,150MB/s`,
-//! `20us,3GB/s`. Latency takes `ns`, `us` (or `µs`), `ms`, `s`; bandwidth
-//! takes `B`, `KB`, `MB`, `GB` (decimal, as device data sheets are written)
-//! or `KiB`, `MiB`, `GiB` (binary), each optionally followed by `/s`.
+//! `20us,3GB/s` (rotating when its latency is 1 ms or more). Latency takes `ns`, `us` (or `µs`), `ms`, `s`;
+//! bandwidth takes `B`, `KB`, `MB`, `GB` (decimal, as device data sheets are
+//! written) or `KiB`, `MiB`, `GiB` (binary), each optionally followed by `/s`.
+//!
+//! A pool is `[N x]DEVICE[:qdQ]`: `6xhdd:qd8` (six disks, eight reads
+//! queued each), `2xnvme`, `hdd:qd32`, `4x0.1ms,500MB/s:qd4`. N is 1..=1024,
+//! Q is 1..=1024.
 
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
-/// A device model: per-read latency and sequential bandwidth.
+/// A pool model: per-read latency and sequential bandwidth of one disk,
+/// how many disks serve reads and how many reads each keeps queued.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Device {
-    /// `ssd`, `hdd`, `nvme`, or the `LAT,BW` text as given.
+    /// `ssd`, `hdd`, `nvme`, or the text as given.
     pub name: String,
     /// Seconds per read, before the transfer.
     pub latency_s: f64,
     /// Bytes per second.
     pub bandwidth_bytes_per_s: f64,
+    /// Disks that serve reads in parallel (1: the simple model).
+    pub disks: u32,
+    /// Reads each disk keeps queued (1: no overlap).
+    pub queue_depth: u32,
+    /// Rotating media (queued reads shorten seeks) rather than flash
+    /// (queued reads overlap).
+    pub rotational: bool,
 }
+
+/// The most disks or queued reads a pool description may give.
+pub const MAX_POOL: u32 = 1024;
 
 /// How busy a device is kept by a miss stream.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Busy {
     /// Seconds of device time per second, capped at 1.
     pub ratio: f64,
-    /// The uncapped demand: above 1 the device cannot keep up.
+    /// The uncapped demand: above 1 the pool cannot keep up.
     pub demand_ratio: f64,
     /// Whether the demand is above 1.
     pub saturated: bool,
@@ -67,20 +103,36 @@ impl Device {
         Device::new("nvme", 20e-6, 3e9)
     }
 
-    /// A device named `name` with the given latency and bandwidth.
+    /// One disk named `name` with the given latency and bandwidth, one read
+    /// queued; rotating when the latency is 1 ms or more.
     pub fn new(name: &str, latency_s: f64, bandwidth_bytes_per_s: f64) -> Self {
         Device {
             name: name.to_string(),
             latency_s,
             bandwidth_bytes_per_s,
+            disks: 1,
+            queue_depth: 1,
+            rotational: latency_s >= 1e-3,
         }
     }
 
-    /// Device time per second for `misses_per_sec` reads of
+    /// How many times shorter a read's access latency gets with
+    /// `queue_depth` reads queued (see the module docs).
+    pub fn queue_gain(&self) -> f64 {
+        let q = f64::from(self.queue_depth.max(1));
+        if self.rotational {
+            q.cbrt()
+        } else {
+            q.min(32.0)
+        }
+    }
+
+    /// Pool time per second for `misses_per_sec` reads of
     /// `miss_bytes_per_sec` bytes in total.
     pub fn busy(&self, misses_per_sec: f64, miss_bytes_per_sec: f64) -> Busy {
-        let demand = misses_per_sec.max(0.0) * self.latency_s
-            + miss_bytes_per_sec.max(0.0) / self.bandwidth_bytes_per_s;
+        let demand = (misses_per_sec.max(0.0) * self.latency_s / self.queue_gain()
+            + miss_bytes_per_sec.max(0.0) / self.bandwidth_bytes_per_s)
+            / f64::from(self.disks.max(1));
         let demand = if demand.is_finite() { demand } else { 0.0 };
         Busy {
             ratio: demand.min(1.0),
@@ -89,14 +141,41 @@ impl Device {
         }
     }
 
-    /// `ssd (100 µs + 500 MB/s)`.
+    /// The busy-time formula this device uses, in words: the simple model's
+    /// `misses/s × latency + miss bytes/s ÷ bandwidth`, or a pool's
+    /// `(misses/s × latency ÷ 2 + miss bytes/s ÷ bandwidth) ÷ 6 disks`.
+    pub fn formula(&self) -> String {
+        let gain = self.queue_gain();
+        let access = if gain == 1.0 {
+            "misses/s × latency".to_string()
+        } else {
+            format!("misses/s × latency ÷ {}", trim_float(gain))
+        };
+        if self.disks <= 1 && gain == 1.0 {
+            format!("{access} + miss bytes/s ÷ bandwidth")
+        } else {
+            format!(
+                "({access} + miss bytes/s ÷ bandwidth) ÷ {} disk{}",
+                self.disks,
+                if self.disks == 1 { "" } else { "s" }
+            )
+        }
+    }
+
+    /// `ssd (100 µs + 500 MB/s)`; a pool adds its disks and queue depth:
+    /// `6xhdd:qd8 (6 disks × (8 ms + 150 MB/s), 8 queued each)`.
     pub fn describe(&self) -> String {
-        format!(
-            "{} ({} + {})",
-            self.name,
+        let one = format!(
+            "{} + {}",
             format_latency(self.latency_s),
             format_bandwidth(self.bandwidth_bytes_per_s)
-        )
+        );
+        match (self.disks, self.queue_depth) {
+            (1, 1) => format!("{} ({one})", self.name),
+            (1, q) => format!("{} ({one}, {q} queued)", self.name),
+            (d, 1) => format!("{} ({d} disks × ({one}))", self.name),
+            (d, q) => format!("{} ({d} disks × ({one}), {q} queued each)", self.name),
+        }
     }
 }
 
@@ -111,21 +190,55 @@ impl FromStr for Device {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
-        match t.to_ascii_lowercase().as_str() {
-            "ssd" | "sata" => return Ok(Device::ssd()),
-            "hdd" | "disk" => return Ok(Device::hdd()),
-            "nvme" => return Ok(Device::nvme()),
-            _ => {}
-        }
-        let Some((lat, bw)) = t.split_once(',') else {
-            return Err(format!(
-                "unknown device `{t}`: use ssd, hdd, nvme or LATENCY,BANDWIDTH such as 0.1ms,500MB/s"
-            ));
+        // `[N x]DEVICE[:qdQ]`
+        let (rest, queue_depth) = match t.rsplit_once(":qd") {
+            Some((r, q)) => (r, pool_number(q, "queue depth", t)?),
+            None => (t, 1),
         };
-        let latency_s = parse_latency(lat.trim())?;
-        let bandwidth = parse_bandwidth(bw.trim())?;
-        Ok(Device::new(t, latency_s, bandwidth))
+        let (disks, dev) = match rest.split_once(['x', 'X']) {
+            Some((n, d)) if !n.is_empty() && n.trim().bytes().all(|b| b.is_ascii_digit()) => {
+                (pool_number(n, "disk count", t)?, d.trim())
+            }
+            _ => (1, rest.trim()),
+        };
+        let mut device = one_device(dev)?;
+        device.disks = disks;
+        device.queue_depth = queue_depth;
+        if disks > 1 || queue_depth > 1 {
+            device.name = t.to_string();
+        }
+        Ok(device)
     }
+}
+
+fn pool_number(s: &str, what: &str, whole: &str) -> Result<u32, String> {
+    s.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MAX_POOL).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "`{whole}`: the {what} must be 1..={MAX_POOL}, not `{}`",
+                s.trim()
+            )
+        })
+}
+
+fn one_device(t: &str) -> Result<Device, String> {
+    match t.to_ascii_lowercase().as_str() {
+        "ssd" | "sata" => return Ok(Device::ssd()),
+        "hdd" | "disk" => return Ok(Device::hdd()),
+        "nvme" => return Ok(Device::nvme()),
+        _ => {}
+    }
+    let Some((lat, bw)) = t.split_once(',') else {
+        return Err(format!(
+            "unknown device `{t}`: use ssd, hdd, nvme or LATENCY,BANDWIDTH such as 0.1ms,500MB/s, optionally as a pool NxDEVICE:qdQ such as 6xhdd:qd8"
+        ));
+    };
+    let latency_s = parse_latency(lat.trim())?;
+    let bandwidth = parse_bandwidth(bw.trim())?;
+    Ok(Device::new(t, latency_s, bandwidth))
 }
 
 fn split_number(s: &str) -> Option<(f64, &str)> {
@@ -266,5 +379,48 @@ mod tests {
         assert!(b.demand_ratio > 8.0);
         // NaN and negative inputs do not leak into the ratio.
         assert_eq!(Device::ssd().busy(f64::NAN, -1.0).ratio, 0.0);
+    }
+
+    #[test]
+    fn a_pool_divides_the_load_and_a_queue_shortens_the_access() {
+        // The homelab's 171 misses/s of 128 KiB on one 7200 rpm disk need
+        // 171 × 8 ms + 171 × 131072 B ÷ 150 MB/s = 1.517 s per second.
+        let (m, b) = (171.0, 171.0 * 131_072.0);
+        let one = Device::hdd().busy(m, b);
+        assert!((one.demand_ratio - (171.0 * 8e-3 + b / 150e6)).abs() < 1e-9);
+        assert!(one.saturated);
+        // Six disks with eight reads queued: seeks shorten by 8^(1/3) = 2.
+        let pool: Device = "6xhdd:qd8".parse().unwrap();
+        assert_eq!(
+            (pool.disks, pool.queue_depth, pool.rotational),
+            (6, 8, true)
+        );
+        let p = pool.busy(m, b);
+        let expect = (171.0 * 8e-3 / 2.0 + b / 150e6) / 6.0;
+        assert!((p.demand_ratio - expect).abs() < 1e-9, "{p:?}");
+        assert!(!p.saturated);
+        assert_eq!(
+            pool.describe(),
+            "6xhdd:qd8 (6 disks × (8 ms + 150 MB/s), 8 queued each)"
+        );
+        assert_eq!(
+            pool.formula(),
+            "(misses/s × latency ÷ 2 + miss bytes/s ÷ bandwidth) ÷ 6 disks"
+        );
+        assert_eq!(
+            Device::hdd().formula(),
+            "misses/s × latency + miss bytes/s ÷ bandwidth"
+        );
+        // Flash overlaps queued reads up to 32.
+        let f: Device = "ssd:qd64".parse().unwrap();
+        assert!(!f.rotational);
+        assert_eq!(f.queue_gain(), 32.0);
+        // The simple model is one disk, one read queued.
+        assert_eq!("hdd".parse::<Device>().unwrap(), Device::hdd());
+        let c: Device = "4x0.1ms,500MB/s:qd4".parse().unwrap();
+        assert_eq!((c.disks, c.queue_depth, c.rotational), (4, 4, false));
+        for bad in ["0xhdd", "2000xhdd", "hdd:qd0", "hdd:qdx", "3xfloppy"] {
+            assert!(bad.parse::<Device>().is_err(), "{bad} should not parse");
+        }
     }
 }

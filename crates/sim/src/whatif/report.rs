@@ -120,6 +120,9 @@ pub struct Row {
     pub peak_size_bytes: u64,
     /// Seconds of disk time per second (capped at 1).
     pub disk_busy_ratio: f64,
+    /// The same, uncapped: above 1 the misses need more than the pool has,
+    /// and this still tells caps apart.
+    pub disk_demand_ratio: f64,
     /// Whether the misses need more than the whole device.
     pub disk_saturated: bool,
     /// ∫ (memory the host wanted but could not have) dt, in byte·seconds.
@@ -227,6 +230,7 @@ pub fn row(r: &RunResult, labels: &Labels, device: &Device) -> Row {
         mean_size_bytes: r.mean_size_bytes,
         peak_size_bytes: r.peak_size_bytes,
         disk_busy_ratio: busy.ratio,
+        disk_demand_ratio: busy.demand_ratio,
         disk_saturated: busy.saturated,
         pressure_deficit_byte_seconds: r.pressure_deficit_byte_seconds,
         giveback_events: r.giveback.len(),
@@ -261,9 +265,10 @@ pub fn caveats(report: &Report) -> (Vec<String>, Vec<String>) {
     ];
     let not_simulated = vec![
         format!(
-            "The disk: busy time is misses/s × latency + miss bytes/s ÷ bandwidth on {}, one \
-             request at a time with no queueing or overlap, an upper bound meant for comparing \
-             caps, not for sizing a pool.",
+            "The pool: busy time is {} on {}; no queueing delay, no merging of adjacent misses, \
+             prefetch reads not counted (docs: whatif/device): meant for comparing caps, not for \
+             sizing a pool.",
+            report.device.formula(),
             report.device.describe()
         ),
         "Write cost: writes become dirty buffers that join the ARC at a txg sync and count \
@@ -318,6 +323,7 @@ pub fn example_row(cap: &str, c_max: u64, peak: u64, misses: f64) -> Row {
         mean_size_bytes: peak as f64 * 0.7,
         peak_size_bytes: peak,
         disk_busy_ratio: busy.ratio,
+        disk_demand_ratio: busy.demand_ratio,
         disk_saturated: busy.saturated,
         pressure_deficit_byte_seconds: (peak / 4) as f64 * 30.0,
         giveback_events: 3,

@@ -22,6 +22,7 @@ fn device_phrase(name: &str) -> &'static str {
         "ssd" => "an SSD",
         "hdd" => "a hard disk",
         "nvme" => "an NVMe drive",
+        n if n.contains('x') || n.contains(":qd") => "the pool",
         _ => "the disk",
     }
 }
@@ -37,7 +38,10 @@ fn cap_words(r: &Row) -> String {
 
 fn busy_words(r: &Row, device: &str) -> String {
     if r.disk_saturated {
-        format!("which is more than {device} can serve")
+        format!(
+            "which is more than {device} can serve ({} of its time)",
+            busy_percent(r.disk_demand_ratio)
+        )
     } else {
         format!(
             "which keeps {device} busy {} of the time",
@@ -349,6 +353,7 @@ mod tests {
         for row in &mut r.rows {
             let b = r.device.busy(row.misses_per_sec, row.miss_bytes_per_sec);
             row.disk_busy_ratio = b.ratio;
+            row.disk_demand_ratio = b.demand_ratio;
             row.disk_saturated = b.saturated;
         }
         decide(&mut r, None).unwrap();
