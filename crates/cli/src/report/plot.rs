@@ -229,7 +229,7 @@ pub(crate) fn tick(v: f64) -> String {
         let digits = n.unsigned_abs().to_string();
         let mut out = String::new();
         for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(ch);
@@ -255,6 +255,9 @@ fn darker(c: RGBColor) -> RGBColor {
     let d = |v: u8| (f64::from(v) * 0.55) as u8;
     RGBColor(d(c.0), d(c.1), d(c.2))
 }
+
+/// Draws a legend entry's mark at height `y` of the legend area.
+type LegendMark<'a, DB> = dyn Fn(&DrawingArea<DB, Shift>, i32) -> DrawResult<DB> + 'a;
 
 /// Width of the legend column right of the timeline's panels, in pixels.
 const LEGEND_WIDTH: u32 = 230;
@@ -346,7 +349,7 @@ fn draw_timeline<DB: DrawingBackend>(
     let mut y = 40;
     let line = |area: &DrawingArea<DB, Shift>,
                 y: &mut i32,
-                mark: &dyn Fn(&DrawingArea<DB, Shift>, i32) -> DrawResult<DB>,
+                mark: &LegendMark<'_, DB>,
                 text: &str|
      -> DrawResult<DB> {
         mark(area, *y)?;
