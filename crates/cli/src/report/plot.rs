@@ -18,6 +18,7 @@
 
 use super::{Report, Row, RunSeries};
 use anyhow::Result;
+use arclab_report::plot::tick;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -213,31 +214,6 @@ fn first_group_series(report: &Report) -> Vec<(&Row, &RunSeries)> {
         .zip(&report.series)
         .filter(|(r, s)| r.group() == first.group() && !s.points.is_empty())
         .collect()
-}
-
-/// An axis tick: `0`, `750`, `1,500`, `2.5`: whole numbers with thousands
-/// separators, fractions with at most two decimals (never `1.0 k` or `0.0`).
-pub(crate) fn tick(v: f64) -> String {
-    if !v.is_finite() {
-        return String::new();
-    }
-    if v.abs() < 1e-9 {
-        return "0".into();
-    }
-    if (v - v.round()).abs() < 1e-6 * v.abs().max(1.0) || v.abs() >= 100.0 {
-        let n = v.round() as i64;
-        let digits = n.unsigned_abs().to_string();
-        let mut out = String::new();
-        for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(ch);
-        }
-        return if n < 0 { format!("-{out}") } else { out };
-    }
-    let s = format!("{v:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// Whether two runs drew the same size line (every point within 0.5 % of
