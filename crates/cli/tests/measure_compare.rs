@@ -560,4 +560,10 @@ fn the_plot_axis_reads_dates() {
         ticks.iter().any(|t| t.starts_with("2025-09-2")),
         "{ticks:?}"
     );
+    // y ticks as plain numbers (arclab_report::plot::tick): "0", not "0.0".
+    let texts: Vec<&str> = s
+        .split("<text")
+        .filter_map(|t| Some(t.split_once('>')?.1.split('<').next()?.trim()))
+        .collect();
+    assert!(texts.contains(&"0") && !texts.contains(&"0.0"), "{texts:?}");
 }

@@ -110,6 +110,31 @@ pub fn png(
     Ok(out)
 }
 
+/// An axis tick: `0`, `750`, `1,500`, `2.5`: whole numbers with thousands
+/// separators, fractions with at most two decimals (never `1.0 k` or `0.0`).
+pub fn tick(v: f64) -> String {
+    if !v.is_finite() {
+        return String::new();
+    }
+    if v.abs() < 1e-9 {
+        return "0".into();
+    }
+    if (v - v.round()).abs() < 1e-6 * v.abs().max(1.0) || v.abs() >= 100.0 {
+        let n = v.round() as i64;
+        let digits = n.unsigned_abs().to_string();
+        let mut out = String::new();
+        for (i, ch) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(ch);
+        }
+        return if n < 0 { format!("-{out}") } else { out };
+    }
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// Whether `path` names an SVG (`.svg`) or PNG (`.png`) file, by extension.
 pub fn is_svg(path: &Path) -> Result<bool, Error> {
     match path

@@ -18,6 +18,7 @@
 
 use super::{Report, Row, RunSeries};
 use anyhow::Result;
+use arclab_report::plot::tick;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -215,31 +216,6 @@ fn first_group_series(report: &Report) -> Vec<(&Row, &RunSeries)> {
         .collect()
 }
 
-/// An axis tick: `0`, `750`, `1,500`, `2.5`: whole numbers with thousands
-/// separators, fractions with at most two decimals (never `1.0 k` or `0.0`).
-pub(crate) fn tick(v: f64) -> String {
-    if !v.is_finite() {
-        return String::new();
-    }
-    if v.abs() < 1e-9 {
-        return "0".into();
-    }
-    if (v - v.round()).abs() < 1e-6 * v.abs().max(1.0) || v.abs() >= 100.0 {
-        let n = v.round() as i64;
-        let digits = n.unsigned_abs().to_string();
-        let mut out = String::new();
-        for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(ch);
-        }
-        return if n < 0 { format!("-{out}") } else { out };
-    }
-    let s = format!("{v:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
 /// Whether two runs drew the same size line (every point within 0.5 % of
 /// the larger), so one would hide the other.
 fn same_line(a: &RunSeries, b: &RunSeries) -> bool {
@@ -255,6 +231,9 @@ fn darker(c: RGBColor) -> RGBColor {
     let d = |v: u8| (f64::from(v) * 0.55) as u8;
     RGBColor(d(c.0), d(c.1), d(c.2))
 }
+
+/// Draws a legend entry's mark at height `y` of the legend area.
+type LegendMark<'a, DB> = dyn Fn(&DrawingArea<DB, Shift>, i32) -> DrawResult<DB> + 'a;
 
 /// Width of the legend column right of the timeline's panels, in pixels.
 const LEGEND_WIDTH: u32 = 230;
@@ -346,7 +325,7 @@ fn draw_timeline<DB: DrawingBackend>(
     let mut y = 40;
     let line = |area: &DrawingArea<DB, Shift>,
                 y: &mut i32,
-                mark: &dyn Fn(&DrawingArea<DB, Shift>, i32) -> DrawResult<DB>,
+                mark: &LegendMark<'_, DB>,
                 text: &str|
      -> DrawResult<DB> {
         mark(area, *y)?;

@@ -114,8 +114,10 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) -> Re
         let date = |x: &f64| axis_date(x0 + x * day, span_days);
         let mut mesh = chart.configure_mesh();
         mesh.light_line_style(WHITE.mix(0.0));
+        let y_tick = |v: &f64| arclab_report::plot::tick(*v);
         mesh.x_desc("date (UTC)")
             .x_label_formatter(&date)
+            .y_label_formatter(&y_tick)
             .x_labels(8)
             .y_labels(6);
         mesh.draw().map_err(e)?;
