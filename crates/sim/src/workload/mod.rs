@@ -295,13 +295,18 @@ impl WorkloadSpec {
 /// Distinct bytes a component touches (periodic scans of new files: one pass).
 fn footprint(s: &Shape) -> u64 {
     match s {
-        Shape::Zipf(k) => k.objects * k.size,
+        // Saturating: `objects = 2^64 - 1` is a valid (absurd) description.
+        Shape::Zipf(k) => k.objects.saturating_mul(k.size),
         Shape::Scan(k) => k.bytes,
         Shape::Loop(k) => k.bytes,
         Shape::Oltp(k) => k.bytes,
-        Shape::Backup(k) => k.files * k.file_bytes,
+        Shape::Backup(k) => k.files.saturating_mul(k.file_bytes),
         Shape::Bonnie(k) => k.file_bytes,
-        Shape::Mixture(m) => m.components.iter().map(footprint).sum(),
+        Shape::Mixture(m) => m
+            .components
+            .iter()
+            .map(footprint)
+            .fold(0, u64::saturating_add),
     }
 }
 
