@@ -25,6 +25,49 @@ use std::str::FromStr;
 pub const PAGE_SIZE: u64 = 4096;
 /// `MIN_ARC_MAX`: the smallest `zfs_arc_max` the kernel accepts (64 MiB).
 pub const MIN_ARC_MAX: u64 = 64 << 20;
+/// The smallest host RAM arclab models: 64 MiB, the smallest `zfs_arc_max`
+/// the kernel accepts ([`MIN_ARC_MAX`]). One rule for `limits`, `sim`,
+/// `whatif` and scenario files (see [`check_ram`]).
+pub const MIN_RAM: u64 = MIN_ARC_MAX;
+/// The largest host RAM arclab models: 1 PiB, far above any machine that
+/// runs ZFS (and far from the model's 64-bit byte counters overflowing).
+pub const MAX_RAM: u64 = 1 << 50;
+
+/// Why a host RAM size is refused (see [`check_ram`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RamOutOfRange(pub u64);
+
+impl fmt::Display for RamOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ram = crate::units::format_bytes(self.0);
+        if self.0 < MIN_RAM {
+            write!(
+                f,
+                "RAM {ram} is below 64 MiB: no ZFS host is that small (the smallest zfs_arc_max the kernel accepts is 64 MiB)"
+            )
+        } else {
+            write!(f, "RAM {ram} is above 1 PiB: no ZFS host is that large")
+        }
+    }
+}
+
+impl std::error::Error for RamOutOfRange {}
+
+/// The one check of a host's RAM: within [`MIN_RAM`]`..=`[`MAX_RAM`].
+///
+/// ```
+/// use arclab_arc::limits::check_ram;
+/// assert!(check_ram(8 << 30).is_ok());
+/// assert!(check_ram(1 << 20).unwrap_err().to_string().contains("below 64 MiB"));
+/// ```
+pub fn check_ram(ram_bytes: u64) -> Result<(), RamOutOfRange> {
+    if (MIN_RAM..=MAX_RAM).contains(&ram_bytes) {
+        Ok(())
+    } else {
+        Err(RamOutOfRange(ram_bytes))
+    }
+}
+
 /// `2 << SPA_MAXBLOCKSHIFT`: the floor of `c_min` and of `zfs_arc_min` (32 MiB).
 pub const ARC_MIN_FLOOR: u64 = 32 << 20;
 /// `1 << SPA_MAXBLOCKSHIFT`: `arc_meta_min`, the floor of the pre-2.2 metadata limit.

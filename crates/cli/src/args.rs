@@ -17,6 +17,15 @@ pub(crate) fn size(s: &str) -> Result<u64, String> {
     units::parse_bytes(s).map_err(|e| e.to_string())
 }
 
+/// Clap value parser: a host's RAM, a [`size`] within the one range arclab
+/// models ([`arclab_arc::limits::check_ram`]: 64 MiB to 1 PiB), for every
+/// command's `--ram`.
+pub(crate) fn ram(s: &str) -> Result<u64, String> {
+    let bytes = size(s)?;
+    arclab_arc::limits::check_ram(bytes).map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
 /// Clap value parser: a duration (`500ms`, `15s`, `5m`, `2h`, `1d`, `1w`,
 /// plain seconds; above zero, at most 100 years).
 pub(crate) fn duration(s: &str) -> Result<Duration, String> {
@@ -225,6 +234,10 @@ mod tests {
     #[test]
     fn sizes_and_durations_come_from_the_library() {
         assert_eq!(size("8G").unwrap(), 8 << 30);
+        // `limits` refused --ram 1M while `sim --ram 1M` ran (issue 14): one rule.
+        assert_eq!(ram("64M").unwrap(), 64 << 20);
+        assert!(ram("1M").unwrap_err().contains("below 64 MiB"));
+        assert!(ram("2P").unwrap_err().contains("above 1 PiB"));
         assert!(size("8X").unwrap_err().contains("`8X`"));
         assert_eq!(duration("1h").unwrap(), Duration::from_secs(3600));
         assert_eq!(seconds("500ms").unwrap(), 0.5);

@@ -86,12 +86,14 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
+            // Errors quote input (values, lines, names): control characters
+            // are escaped, never sent to the terminal raw.
             if let Some(u) = e.downcast_ref::<cmd::UsageError>() {
-                eprintln!("arclab: usage error: {u}");
+                output::note(&format!("arclab: usage error: {u}"));
                 return ExitCode::from(2);
             }
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            eprintln!("arclab: error: {}", dedup_chain(&chain));
+            output::note(&format!("arclab: error: {}", dedup_chain(&chain)));
             ExitCode::from(1)
         }
     }

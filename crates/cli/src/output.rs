@@ -4,12 +4,20 @@
 
 use std::io::{self, Write};
 
-/// Write to stdout; a closed pipe surfaces as an `io::Error` of kind `BrokenPipe`.
+/// Write to stdout; a closed pipe surfaces as an `io::Error` of kind
+/// `BrokenPipe`. Control characters quoted from input files are escaped
+/// ([`arclab_io::escape_controls`]), as in every message arclab prints.
 pub(crate) fn print(s: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
-    out.write_all(s.as_bytes())?;
+    out.write_all(arclab_io::escape_controls(s).as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+/// Print one message line to stderr, control characters escaped (see
+/// [`print`]): for warnings and notes that may quote input.
+pub(crate) fn note(s: &str) {
+    eprintln!("{}", arclab_io::escape_controls(s));
 }
 
 /// Whether an error is only the reader of our output going away.

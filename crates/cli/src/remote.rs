@@ -124,7 +124,8 @@ pub(crate) fn fetch(
             .with_context(|| format!("query `{q}`"))?;
         requests += chunks;
         for w in &warnings {
-            eprintln!("arclab: server warning for `{q}`: {w}");
+            // The server's text: escaped like every message quoting input.
+            crate::output::note(&format!("arclab: server warning for `{q}`: {w}"));
         }
         if series.is_empty() {
             eprintln!(

@@ -9,6 +9,8 @@
 //!   temporary name exists that a planted symlink could redirect.
 //! * [`read_to_string_limited`] / [`read_limited`] / [`Limited`]: input
 //!   files and streams read with a size cap and a clear error above it.
+//! * [`escape_controls`]: text from input files made safe to print on a
+//!   terminal (no escape sequence from a file ever reaches it raw).
 //!
 //! ```
 //! let dir = tempfile::tempdir().unwrap();
@@ -19,6 +21,7 @@
 //! assert!(e.to_string().ends_with("report.html is larger than 4 bytes"), "{e}");
 //! ```
 
+use std::borrow::Cow;
 use std::fs::{self, File, Permissions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -329,6 +332,38 @@ impl<R: Read> Read for Limited<R> {
         self.left -= n as u64;
         Ok(n)
     }
+}
+
+/// `text` with every control character except newline and tab written as
+/// a visible escape (`\x1b`, `\r`, `\u{9b}`), so that text quoted from an
+/// input file (an error naming a bad value, a setting echoed back) cannot
+/// move the cursor, recolour or retitle the terminal, or hide itself. The
+/// one function for this: the command line passes everything it prints
+/// through it. Text without control characters is returned as is.
+///
+/// ```
+/// use arclab_io::escape_controls;
+/// assert_eq!(escape_controls("zfs_arc_max=\x1b[2J8G\n"), "zfs_arc_max=\\x1b[2J8G\n");
+/// assert_eq!(escape_controls("a\rb\u{9b}c\td"), "a\\rb\\u{9b}c\td");
+/// assert!(matches!(escape_controls("plain"), std::borrow::Cow::Borrowed(_)));
+/// ```
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.contains(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\r' => out.push_str("\\r"),
+            c if unsafe_char(c) && (c as u32) < 0x80 => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -16,12 +16,13 @@ pub(crate) enum Engine {
 impl Engine {
     /// The engine for `target`: a policy holding `capacity` (objects in
     /// object mode, else bytes), or the ZFS model as its spec says.
-    pub(crate) fn new(target: &Target, capacity: u64, object_mode: bool) -> Engine {
+    /// `objects` is the stream's distinct objects when known (0: unknown).
+    pub(crate) fn new(target: &Target, capacity: u64, object_mode: bool, objects: u64) -> Engine {
         match target {
-            // In object mode the capacity bounds the objects tracked, so the
-            // policy can reserve everything up front and never grow mid-run.
+            // In object mode the policy reserves what it can track on this
+            // stream (never by capacity alone) and grows past a guess.
             Target::Policy(p) if object_mode => {
-                Engine::Policy(AnyPolicy::new_object_mode(*p, capacity))
+                Engine::Policy(AnyPolicy::new_object_mode_expecting(*p, capacity, objects))
             }
             Target::Policy(p) => Engine::Policy(AnyPolicy::new(*p, capacity)),
             Target::Zfs(spec) => Engine::zfs(spec),

@@ -72,6 +72,9 @@ pub struct ReplayConfig {
     pub threads: usize,
     /// Requests per batch.
     pub batch: usize,
+    /// The stream's distinct objects when known (0: unknown): what an
+    /// object-mode policy reserves room for, up to its capacity.
+    pub expected_objects: u64,
 }
 
 impl Default for ReplayConfig {
@@ -80,6 +83,7 @@ impl Default for ReplayConfig {
             object_mode: false,
             threads: 1,
             batch: DEFAULT_BATCH,
+            expected_objects: 0,
         }
     }
 }
@@ -147,9 +151,9 @@ struct Runner {
 }
 
 impl Runner {
-    fn new(job: Job, object_mode: bool) -> Self {
+    fn new(job: Job, object_mode: bool, objects: u64) -> Self {
         Runner {
-            engine: Engine::new(&job.target, job.capacity, object_mode),
+            engine: Engine::new(&job.target, job.capacity, object_mode, objects),
             job,
             object_mode,
             counters: Counters::default(),
@@ -187,6 +191,12 @@ impl Sink for Runner {
         self.busy += t.elapsed();
     }
 }
+
+/// The most runs (jobs, sinks) one replay feeds: every run keeps its own
+/// cache model in memory while the one request stream passes through all
+/// of them, so `sim` and `whatif` refuse more, saying so, before reading
+/// anything.
+pub const MAX_RUNS: usize = 256;
 
 /// A run fed by [`drive`]: it consumes the stream one batch at a time, in order.
 pub trait Sink: Send {
@@ -321,7 +331,7 @@ pub fn replay<E>(
     let mut runners: Vec<Runner> = jobs
         .iter()
         .cloned()
-        .map(|j| Runner::new(j, cfg.object_mode))
+        .map(|j| Runner::new(j, cfg.object_mode, cfg.expected_objects))
         .collect();
     drive(&mut runners, cfg.threads, cfg.batch, next_batch, progress)?;
     Ok(runners.into_iter().map(Runner::finish).collect())
@@ -367,10 +377,14 @@ mod tests {
                 object_mode,
                 threads: 1,
                 batch: 777,
+                expected_objects: 0,
             };
+            // Reserving for the stream's 997 keys (or not) changes nothing
+            // but memory.
             let par = ReplayConfig {
                 threads: 3,
                 batch: 4096,
+                expected_objects: 997,
                 ..seq.clone()
             };
             let a = replay(&jobs(), &seq, feed(&reqs), |_| {}).unwrap();

@@ -344,11 +344,8 @@ impl Scenario {
             let line = crate::workload::find_key_line(text, key);
             DescriptionError::new(origin, line, msg)
         };
-        if self.ram_bytes < (256 << 20) {
-            return Err(err(
-                "ram_bytes",
-                format!("ram_bytes {} is below 256 MiB", self.ram_bytes),
-            ));
+        if let Err(e) = arclab_arc::limits::check_ram(self.ram_bytes) {
+            return Err(err("ram_bytes", format!("ram_bytes: {e}")));
         }
         if let Err(e) = self.os.parse::<Os>() {
             return Err(err("os", e.to_string()));

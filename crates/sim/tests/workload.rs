@@ -129,3 +129,18 @@ fn bad_input_is_reported_with_its_line() {
     let e = err("kind = \"scan\"\nbytes = \"12XB\"\nrate = 10\nduration_secs = 1\n");
     assert!(e.contains("12XB"), "{e}");
 }
+
+/// Issue 14: absurd but valid sizes must not overflow when the workload is
+/// described (`objects × size` panicked in a debug build and wrapped in a
+/// release one): the footprint saturates.
+#[test]
+fn absurd_footprints_saturate() {
+    for text in [
+        "kind = \"zipf\"\nalpha = 1.0\nobjects = 18446744073709551615\nrate = 10\nduration_secs = 1\n",
+        "kind = \"backup\"\nfiles = 18446744073709551615\nfile_bytes = \"1GiB\"\nrate = 10\nduration_secs = 1\n",
+    ] {
+        let w = WorkloadSpec::from_toml_str(text, "absurd.toml").unwrap();
+        let d = w.describe();
+        assert!(d.contains("10 req/s"), "{d}");
+    }
+}

@@ -73,6 +73,16 @@ pub enum TraceErrorKind {
     /// An object size that does not fit the 32-bit size of a request.
     #[error("object size {0} does not fit in 32 bits")]
     SizeTooLarge(i128),
+    /// A `.lis` line asks for more blocks than one request can hold.
+    #[error(
+        "block count {blocks} is above {limit}: a .lis line is one request of at most {limit} blocks (the ARC paper's traces stay at or below 128)"
+    )]
+    RunTooLong {
+        /// The block count found.
+        blocks: u64,
+        /// The most a line may have ([`crate::MAX_LIS_RUN_BLOCKS`]).
+        limit: u64,
+    },
     /// A text line refers to a column it does not have.
     #[error("column {col} out of range (line has {n_cols} columns)")]
     ColumnOutOfRange {

@@ -71,6 +71,7 @@ use std::str::FromStr;
 pub use error::{Location, TraceError, TraceErrorKind};
 pub use lcs::LcsStats;
 pub use lines::hash_id;
+pub use lis::MAX_RUN_BLOCKS as MAX_LIS_RUN_BLOCKS;
 pub use reader::TraceReader;
 pub use writer::write_oracle_general;
 

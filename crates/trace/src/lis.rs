@@ -5,6 +5,13 @@
 
 use arclab_arc::Request;
 
+/// The most blocks one `.lis` line may expand to: 65,536 (32 MiB of
+/// 512-byte blocks, more than any single I/O of the traced hosts). Every
+/// line of the ARC paper's traces in `data/traces/` asks for at most 128
+/// (`P3.lis`); a 27-byte line asking for 2^64 blocks ran `trace info`
+/// without end (issue 14).
+pub const MAX_RUN_BLOCKS: u64 = 1 << 16;
+
 use crate::error::{TraceError, TraceErrorKind};
 use crate::lines::{LineReader, invalid, parse_u64};
 use crate::source::Source;
@@ -74,6 +81,12 @@ fn parse_line(line: &str) -> Result<Option<(u64, u64)>, TraceErrorKind> {
     };
     let start = parse_u64(start).ok_or_else(|| invalid("start block", start))?;
     let n = parse_u64(n).ok_or_else(|| invalid("block count", n))?;
+    if n > MAX_RUN_BLOCKS {
+        return Err(TraceErrorKind::RunTooLong {
+            blocks: n,
+            limit: MAX_RUN_BLOCKS,
+        });
+    }
     if n > 0 && start.checked_add(n - 1).is_none() {
         return Err(invalid(
             "block count",

@@ -277,6 +277,47 @@ pub enum ParseErrorKind {
     /// Nothing but whitespace.
     #[error("empty input")]
     Empty,
+    /// A field named twice (the kernel names each once; which one would win
+    /// differs between readers, so neither is guessed).
+    #[error("field `{name}` appears twice: lines {first_line} and {line}")]
+    Duplicate {
+        /// Field name.
+        name: String,
+        /// The line of its first appearance.
+        first_line: usize,
+        /// The line of the second.
+        line: usize,
+    },
+    /// A negative value for a field the kernel declares unsigned.
+    #[error("value `{value}` of `{name}` is negative, but `{name}` is an unsigned counter or size")]
+    Negative {
+        /// Field name.
+        name: String,
+        /// The text found.
+        value: String,
+    },
+}
+
+/// Refuse a field named twice, with both lines (the error is at the second).
+fn reject_duplicates(
+    fields: &[Field],
+    err: &dyn Fn(usize, ParseErrorKind) -> ParseError,
+) -> Result<(), ParseError> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for f in fields {
+        if let Some(&first_line) = seen.get(f.name.as_str()) {
+            return Err(err(
+                f.line,
+                ParseErrorKind::Duplicate {
+                    name: f.name.clone(),
+                    first_line,
+                    line: f.line,
+                },
+            ));
+        }
+        seen.insert(&f.name, f.line);
+    }
+    Ok(())
 }
 
 /// A parse failure with its location; displays as
@@ -295,10 +336,13 @@ pub struct ParseError {
 /// Read and parse a kstat file.
 pub fn read_kstat(path: &Path, kind: KstatKind) -> Result<ArcSnapshot, ReadError<ParseError>> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
-        path: name.clone(),
-        source,
-    })?;
+    let text =
+        crate::read_text(path, crate::MAX_KSTAT_BYTES, "a kstat file").map_err(|source| {
+            ReadError::Io {
+                path: name.clone(),
+                source,
+            }
+        })?;
     Ok(parse_kstat(&text, &name, kind)?)
 }
 
@@ -345,13 +389,7 @@ pub fn parse_kstat(text: &str, file: &str, kind: KstatKind) -> Result<ArcSnapsho
             )),
         ));
     }
-    let mut seen = std::collections::HashSet::new();
-    for f in &snap.fields {
-        if !seen.insert(f.name.as_str()) {
-            snap.warnings
-                .push(format!("line {}: duplicate field `{}`", f.line, f.name));
-        }
-    }
+    reject_duplicates(&snap.fields, &err)?;
     Ok(snap)
 }
 
@@ -462,13 +500,8 @@ pub fn parse_node_exporter(text: &str, file: &str) -> Result<ArcSnapshot, ParseE
             ),
         ));
     }
-    let mut warnings = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for f in &fields {
-        if !seen.insert(f.name.as_str()) {
-            warnings.push(format!("line {}: duplicate field `{}`", f.line, f.name));
-        }
-    }
+    reject_duplicates(&fields, &err)?;
+    let warnings = Vec::new();
     Ok(ArcSnapshot {
         kind: KstatKind::ArcStats,
         fields,
@@ -673,7 +706,23 @@ fn parse_sysctl(
                 ParseErrorKind::MissingValue { name: name.into() },
             ));
         }
+        let text = value;
         let value = parse_int(name, value, None).map_err(|k| err(lineno, k))?;
+        // sysctl output carries no types: a negative value of a field the
+        // kernel declares unsigned is an error here, not a field that later
+        // reads as missing.
+        if matches!(value, Value::Signed(v) if v < 0)
+            && kind.knows(name)
+            && !crate::catalog::is_signed(name)
+        {
+            return Err(err(
+                lineno,
+                ParseErrorKind::Negative {
+                    name: name.into(),
+                    value: text.into(),
+                },
+            ));
+        }
         fields.push(Field {
             name: name.to_string(),
             value,

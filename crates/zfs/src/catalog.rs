@@ -70,6 +70,14 @@ impl FieldInfo {
     }
 }
 
+/// Whether the kernel declares `name` signed (`KSTAT_DATA_INT64`): of the
+/// arcstats, zfetchstats and dbufstats fields only `memory_available_bytes`
+/// (free memory minus the reserve, negative under pressure); every other
+/// field is an unsigned counter or size.
+pub fn is_signed(name: &str) -> bool {
+    name == "memory_available_bytes"
+}
+
 /// Whether `name` exists in `release`'s arcstats on Linux (`freebsd = false`)
 /// or FreeBSD. Handles the two irregular fields: `other_size` (ZoL 0.6.x on
 /// Linux; FreeBSD OpenZFS from 2.0) and `l2_ndev` (2.3.8+ and 2.4.3+, not

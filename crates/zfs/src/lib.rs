@@ -43,6 +43,55 @@ pub mod version;
 
 pub use arclab_arc::limits;
 
+use std::path::Path;
+
+/// The largest kstat file read (`arcstats`, `zfetchstats`, `dbufstats`, a
+/// FreeBSD `sysctl kstat.zfs.misc` dump): 1 MiB. A real one is 5–40 KiB; a
+/// 200 MB file of valid-looking rows took 4.3 GB of memory (issue 14).
+pub const MAX_KSTAT_BYTES: u64 = 1 << 20;
+/// The largest saved node_exporter metrics text read: 64 MiB (a full scrape
+/// of a large host is a few MiB).
+pub const MAX_METRICS_BYTES: u64 = 64 << 20;
+/// The largest tunables file read (modprobe.d, loader.conf, sysctl.conf):
+/// 1 MiB (real ones are a few lines).
+pub const MAX_TUNABLES_BYTES: u64 = 1 << 20;
+/// The largest single-value file read (`/proc/meminfo`, a module
+/// parameter, the module's `version`): 64 KiB.
+pub const MAX_SMALL_FILE_BYTES: u64 = 64 << 10;
+
+/// Read a host file with a size cap; the error leaves the path out (every
+/// caller's error names it) and says what the limit is and why. `what`
+/// names the kind of file (`a kstat file`).
+pub(crate) fn read_bytes(path: &Path, limit: u64, what: &str) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind};
+    match arclab_io::read_limited(path, limit) {
+        Ok(bytes) => Ok(bytes),
+        Err(arclab_io::Error::TooLarge { limit, .. }) => Err(Error::new(
+            ErrorKind::FileTooLarge,
+            format!(
+                "larger than {} ({limit} bytes), the most arclab reads for {what}: is this the right file?",
+                arclab_arc::units::format_bytes(limit)
+            ),
+        )),
+        Err(arclab_io::Error::Directory(_)) => Err(Error::new(
+            ErrorKind::InvalidInput,
+            "is a directory, not a file",
+        )),
+        Err(arclab_io::Error::Io { source, .. }) => Err(source),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// [`read_bytes`] as UTF-8 text.
+pub(crate) fn read_text(path: &Path, limit: u64, what: &str) -> std::io::Result<String> {
+    String::from_utf8(read_bytes(path, limit, what)?).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        )
+    })
+}
+
 /// A failure to read a file (or directory) that then parses into `E`: kstats
 /// ([`arcstats::read_kstat`], `E` = [`ParseError`]), tunables
 /// ([`tune::files::read_path`], `E` = [`tune::files::SyntaxError`]) and the

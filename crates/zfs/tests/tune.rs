@@ -1,7 +1,7 @@
 //! Tunables files: parsing, the kernel's rules, and applying a cap.
 
 use arclab_arc::limits::{Os, ZfsVersion};
-use arclab_zfs::tune::apply::{self, ApplyError};
+use arclab_zfs::tune::apply::{self, ApplyError, System};
 use arclab_zfs::tune::check::{CheckOptions, CheckReport, Severity, check};
 use arclab_zfs::tune::files::{FileKind, parse_text, read_path};
 use arclab_zfs::tune::{Target, parse_target};
@@ -301,7 +301,7 @@ fn apply_writes_atomically_with_a_backup() {
         Target::OpenZfs(ZfsVersion::V2_3),
         Some(32 << 30),
     );
-    let done = apply::apply_cap(&plan, root.path(), Some(0)).unwrap();
+    let done = apply::apply_cap(&plan, root.path(), &Fake::uid(0)).unwrap();
     assert_eq!(
         std::fs::read_to_string(&conf).unwrap(),
         "# mine\noptions zfs zfs_arc_max=8589934592 zfs_prefetch_disable=1\n"
@@ -313,7 +313,7 @@ fn apply_writes_atomically_with_a_backup() {
     );
     assert_eq!(std::fs::read_to_string(&param).unwrap(), "8589934592\n");
     // A second run with the same cap is a no-op: no rewrite, no second backup.
-    let again = apply::apply_cap(&plan, root.path(), Some(0)).unwrap();
+    let again = apply::apply_cap(&plan, root.path(), &Fake::uid(0)).unwrap();
     assert!(again.unchanged && again.backup.is_none(), "{again:?}");
     // No temporary files left behind.
     let names: Vec<String> = std::fs::read_dir(conf.parent().unwrap())
@@ -332,7 +332,7 @@ fn apply_refuses_without_privileges_and_changes_nothing() {
         std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let plan = apply::plan_cap(8 << 30, Os::Linux, Target::OpenZfs(ZfsVersion::V2_3), None);
-    let e = apply::apply_cap(&plan, root.path(), Some(1000)).unwrap_err();
+    let e = apply::apply_cap(&plan, root.path(), &Fake::uid(1000)).unwrap_err();
     assert!(
         matches!(e, ApplyError::NotPrivileged { uid: 1000, .. }),
         "{e}"
@@ -343,7 +343,7 @@ fn apply_refuses_without_privileges_and_changes_nothing() {
     let file = root.path().join("f");
     std::fs::write(&file, "").unwrap();
     assert!(matches!(
-        apply::apply_cap(&plan, &file, Some(0)),
+        apply::apply_cap(&plan, &file, &Fake::uid(0)),
         Err(ApplyError::BadRoot(_))
     ));
 }
@@ -355,7 +355,7 @@ fn apply_refuses_a_symlink_out_of_the_root() {
     std::fs::create_dir_all(root.path().join("etc")).unwrap();
     std::os::unix::fs::symlink(outside.path(), root.path().join("etc/modprobe.d")).unwrap();
     let plan = apply::plan_cap(8 << 30, Os::Linux, Target::OpenZfs(ZfsVersion::V2_3), None);
-    let e = apply::apply_cap(&plan, root.path(), Some(0)).unwrap_err();
+    let e = apply::apply_cap(&plan, root.path(), &Fake::uid(0)).unwrap_err();
     assert!(matches!(e, ApplyError::OutsideRoot { .. }), "{e}");
     assert_eq!(
         std::fs::read_dir(outside.path()).unwrap().count(),
@@ -367,7 +367,7 @@ fn apply_refuses_a_symlink_out_of_the_root() {
     std::fs::create_dir_all(&inside).unwrap();
     std::fs::remove_file(root.path().join("etc/modprobe.d")).unwrap();
     std::os::unix::fs::symlink(&inside, root.path().join("etc/modprobe.d")).unwrap();
-    apply::apply_cap(&plan, root.path(), Some(0)).unwrap();
+    apply::apply_cap(&plan, root.path(), &Fake::uid(0)).unwrap();
     assert!(
         std::fs::read_to_string(inside.join("zfs.conf"))
             .unwrap()
@@ -400,6 +400,126 @@ proptest! {
             if let Ok(f) = parse_text(&t, "x", Some(k)) {
                 let _ = check(&[f], &CheckOptions::default());
             }
+        }
+    }
+}
+
+/// A machine seen as `uid` whose kernel refuses in-place writes once
+/// `ok_writes` have succeeded (the tests run as root, where mode bits stop
+/// nothing: this is how they are another user or a failing sysfs).
+struct Fake {
+    uid: u32,
+    ok_writes: std::cell::Cell<u32>,
+}
+
+impl Fake {
+    fn uid(uid: u32) -> Fake {
+        Fake {
+            uid,
+            ok_writes: std::cell::Cell::new(u32::MAX),
+        }
+    }
+
+    fn failing_after(ok: u32) -> Fake {
+        Fake {
+            uid: 0,
+            ok_writes: std::cell::Cell::new(ok),
+        }
+    }
+}
+
+impl System for Fake {
+    fn effective_uid(&self) -> Option<u32> {
+        Some(self.uid)
+    }
+
+    fn write_in_place(&self, path: &std::path::Path, text: &str) -> std::io::Result<()> {
+        match self.ok_writes.get() {
+            0 => Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied)),
+            n => {
+                self.ok_writes.set(n - 1);
+                apply::Host.write_in_place(path, text)
+            }
+        }
+    }
+}
+
+/// Issue 14 item 12: the sysfs write failed after `zfs.conf` had been
+/// written, and the error did not say so. Now the runtime write comes first:
+/// when it fails, nothing is written and the error says so.
+#[test]
+fn apply_writes_nothing_when_the_runtime_write_fails() {
+    let root = tempfile::tempdir().unwrap();
+    let conf = root.path().join("etc/modprobe.d/zfs.conf");
+    std::fs::create_dir_all(conf.parent().unwrap()).unwrap();
+    std::fs::write(&conf, "options zfs zfs_arc_max=0\n").unwrap();
+    let param = root.path().join("sys/module/zfs/parameters/zfs_arc_max");
+    std::fs::create_dir_all(param.parent().unwrap()).unwrap();
+    std::fs::write(&param, "0\n").unwrap();
+    let plan = apply::plan_cap(8 << 30, Os::Linux, Target::OpenZfs(ZfsVersion::V2_3), None);
+    let e = apply::apply_cap(&plan, root.path(), &Fake::failing_after(0)).unwrap_err();
+    assert!(matches!(e, ApplyError::Runtime { .. }), "{e}");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("cannot write 8589934592 to ")
+            && msg.contains("Nothing was changed")
+            && msg.contains("zfs.conf was not written"),
+        "{msg}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&conf).unwrap(),
+        "options zfs zfs_arc_max=0\n"
+    );
+    assert_eq!(std::fs::read_to_string(&param).unwrap(), "0\n");
+    assert_eq!(
+        std::fs::read_dir(conf.parent().unwrap()).unwrap().count(),
+        1,
+        "no backup"
+    );
+    // The real machine writes in place.
+    apply::Host.write_in_place(&param, "5\n").unwrap();
+    assert_eq!(std::fs::read_to_string(&param).unwrap(), "5\n");
+}
+
+/// When the persistent file cannot be written after the runtime parameter
+/// was, the parameter is set back, and the error says what was changed;
+/// when setting it back fails too, the error says the cap is in force but
+/// not persistent.
+#[test]
+fn apply_rolls_the_runtime_write_back_when_the_file_write_fails() {
+    for (ok_writes, restored) in [(2, true), (1, false)] {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("etc/modprobe.d");
+        std::fs::create_dir_all(&dir).unwrap();
+        // zfs.conf is a link (inside the root) to the real file: arclab never
+        // writes through a link, so the persistent write fails.
+        std::fs::write(dir.join("real.conf"), "options zfs zfs_arc_max=0\n").unwrap();
+        std::os::unix::fs::symlink("real.conf", dir.join("zfs.conf")).unwrap();
+        let param = root.path().join("sys/module/zfs/parameters/zfs_arc_max");
+        std::fs::create_dir_all(param.parent().unwrap()).unwrap();
+        std::fs::write(&param, "4294967296\n").unwrap();
+        let plan = apply::plan_cap(8 << 30, Os::Linux, Target::OpenZfs(ZfsVersion::V2_3), None);
+        let e = apply::apply_cap(&plan, root.path(), &Fake::failing_after(ok_writes)).unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, ApplyError::Persistent { .. }), "{msg}");
+        assert!(msg.contains("zfs.conf was not written"), "{msg}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("real.conf")).unwrap(),
+            "options zfs zfs_arc_max=0\n"
+        );
+        if restored {
+            assert!(
+                msg.contains("was restored to its old value 4294967296: nothing was changed"),
+                "{msg}"
+            );
+            assert_eq!(std::fs::read_to_string(&param).unwrap(), "4294967296\n");
+        } else {
+            assert!(
+                msg.contains("now holds 8589934592")
+                    && msg.contains("the cap is in force now but not persistent"),
+                "{msg}"
+            );
+            assert_eq!(std::fs::read_to_string(&param).unwrap(), "8589934592\n");
         }
     }
 }

@@ -22,7 +22,7 @@ use arclab_zfs::tune::{Target, parse_target};
 pub(crate) struct LimitsArgs {
     /// Physical memory of the host (what the kernel reports as total RAM).
     /// Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_parser = crate::args::size)]
+    #[arg(long, value_parser = crate::args::ram)]
     ram: u64,
     /// Operating system.
     #[arg(long, default_value = "linux")]
@@ -57,13 +57,7 @@ pub(crate) fn run(args: LimitsArgs) -> Result<()> {
             .into());
         }
     };
-    if args.ram < 64 << 20 {
-        return Err(UsageError(format!(
-            "--ram {} is below 64 MiB: no ZFS host is that small",
-            format_bytes(args.ram)
-        ))
-        .into());
-    }
+    // --ram is checked by its parser (`args::ram`, the one rule).
     let l = limits_with(LimitsInput {
         ram_bytes: args.ram,
         os: args.os,

@@ -1,7 +1,7 @@
 //! `arclab sim`: replay a trace through policies at several cache sizes.
 
 use super::{FormatArgs, UsageError};
-use crate::args::{OnOff, ThreadArgs, TraceInput, size};
+use crate::args::{OnOff, ThreadArgs, TraceInput};
 use crate::output::{self, Table};
 use crate::progress::Progress;
 use anyhow::Result;
@@ -10,8 +10,8 @@ use arclab_arc::model::{ArcConfig, ArcStats, Behaviour};
 use arclab_arc::units::{SizeSpec, format_bytes, format_size_compact};
 use arclab_arc::zfetch::ZfetchStats;
 use arclab_sim::model::ZfsSpec;
-use arclab_sim::replay::{Job, JobResult, ReplayConfig, Target, replay};
-use arclab_sim::whatif::plan::{Cap, PolicyName};
+use arclab_sim::replay::{Job, JobResult, MAX_RUNS, ReplayConfig, Target, replay};
+use arclab_sim::whatif::plan::{Cap, MAX_CAPS, PolicyName};
 use arclab_trace::clock::{Clock, Clocked};
 
 use serde::Serialize;
@@ -64,7 +64,7 @@ pub(crate) struct SimArgs {
     )]
     zfs_version: Vec<String>,
     /// zfs-arc: the host's RAM.
-    #[arg(long, default_value = "32GiB", value_parser = size, help_heading = "ZFS ARC model")]
+    #[arg(long, default_value = "32GiB", value_parser = crate::args::ram, help_heading = "ZFS ARC model")]
     ram: u64,
     /// zfs-arc: zfs_arc_max values (`default` = the version's own limit);
     /// `--size` is a synonym.
@@ -152,6 +152,17 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
     if let Some(out) = &args.output {
         // Refuse a link or a directory before the replay, not after it.
         arclab_io::check_target(out)?;
+    }
+    for (flag, n) in [
+        ("--size", args.size.len()),
+        ("--arc-max", args.arc_max.len()),
+    ] {
+        if n > MAX_CAPS {
+            return Err(UsageError(format!(
+                "{flag}: {n} sizes given; at most {MAX_CAPS} (each is a full replay of the trace)"
+            ))
+            .into());
+        }
     }
     let object_mode = args.ignore_obj_size;
     let threads = args.threads.get();
@@ -241,6 +252,15 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
             }
         }
     }
+    if jobs.len() > MAX_RUNS {
+        return Err(UsageError(format!(
+            "{} runs asked for (policies × sizes × versions × prefetch settings); at most \
+             {MAX_RUNS}: every run keeps its own cache in memory while the trace passes through \
+             all of them",
+            jobs.len()
+        ))
+        .into());
+    }
     let has_zfs = args.policy.contains(&PolicyName::ZfsArc);
     if has_zfs && object_mode {
         return Err(UsageError(
@@ -261,6 +281,8 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
     let cfg = ReplayConfig {
         object_mode,
         threads,
+        // Reserve by the trace's objects when known, never by --size alone.
+        expected_objects: wss.map_or(0, |w| w.objects),
         ..ReplayConfig::default()
     };
     let path = args.trace.display().to_string();

@@ -36,7 +36,7 @@ pub(crate) struct StatusArgs {
     #[arg(long, value_name = "FILE")]
     metrics: Option<PathBuf>,
     /// RAM (default: memory_all_bytes). Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::ram)]
     ram: Option<u64>,
     /// Print JSON.
     #[arg(long)]

@@ -1,6 +1,5 @@
 //! `arclab tune check` and `arclab tune cap`.
 
-use super::UsageError;
 use crate::output;
 use anyhow::{Result, bail};
 use arclab_arc::limits::{Os, Verdict};
@@ -40,7 +39,7 @@ pub(crate) enum TuneCommand {
 #[derive(clap::Args, Debug)]
 pub(crate) struct CheckArgs {
     /// RAM. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::ram)]
     ram: Option<u64>,
     /// linux or freebsd (default: from the file kinds).
     #[arg(long)]
@@ -67,7 +66,7 @@ pub(crate) struct CapArgs {
     size: u64,
     /// RAM (default: memory_all_bytes from ROOT/proc, or MemTotal of ROOT/proc/meminfo).
     /// Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
-    #[arg(long, value_name = "BYTES", value_parser = crate::args::size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::args::ram)]
     ram: Option<u64>,
     /// linux or freebsd [default: linux].
     #[arg(long)]
@@ -264,15 +263,7 @@ fn cap(a: CapArgs) -> Result<()> {
     if !a.apply {
         return output::print("\nDry run: nothing written (add --apply to write these files).\n");
     }
-    let uid = match std::env::var("ARCLAB_FAKE_UID") {
-        Ok(v) => Some(
-            v.trim()
-                .parse::<u32>()
-                .map_err(|_| UsageError(format!("ARCLAB_FAKE_UID `{v}` is not a uid")))?,
-        ),
-        Err(_) => apply::effective_uid(),
-    };
-    let done = apply::apply_cap(&plan, &a.root, uid)?;
+    let done = apply::apply_cap(&plan, &a.root, &apply::Host)?;
     if done.unchanged {
         return output::print(&format!(
             "\nNothing to do: {} and the runtime parameter already cap the ARC at {} ({} bytes); nothing written.\n",
@@ -281,16 +272,16 @@ fn cap(a: CapArgs) -> Result<()> {
             plan.bytes
         ));
     }
-    let mut o = if done.notes.iter().any(|n| n.contains("not rewritten")) {
-        "\n".to_string()
-    } else {
-        format!("\nWrote {}\n", done.persistent.display())
-    };
-    if let Some(b) = &done.backup {
-        o.push_str(&format!("Backup of the previous file: {}\n", b.display()));
-    }
+    // In the order written: the runtime parameter first.
+    let mut o = "\n".to_string();
     if let Some(r) = &done.runtime {
         o.push_str(&format!("Wrote {} to {}\n", a.size, r.display()));
+    }
+    if !done.notes.iter().any(|n| n.contains("not rewritten")) {
+        o.push_str(&format!("Wrote {}\n", done.persistent.display()));
+    }
+    if let Some(b) = &done.backup {
+        o.push_str(&format!("Backup of the previous file: {}\n", b.display()));
     }
     for n in &done.notes {
         o.push_str(&format!("Note: {n}\n"));

@@ -9,7 +9,7 @@
 //! hands the one [`Report`] to the exporters in [`crate::report`].
 
 use super::{FormatArgs, UsageError};
-use crate::args::{OnOff, ThreadArgs, TraceInput, size};
+use crate::args::{OnOff, ThreadArgs, TraceInput};
 use crate::output;
 use crate::progress::Progress;
 use crate::report::{self, Report};
@@ -27,6 +27,10 @@ use std::path::{Path, PathBuf};
 
 /// The caps compared when `--caps` is not given (those below RAM).
 const DEFAULT_CAPS: &[&str] = &["default", "16G", "12G", "8G", "4G"];
+
+/// The largest workload or scenario TOML file read: 1 MiB (the built-ins
+/// are under 2 KiB; a mixture has at most 63 components).
+const MAX_TOML_BYTES: u64 = 1 << 20;
 
 /// Points per run in the time series behind the timeline plot.
 const SERIES_POINTS: u64 = 400;
@@ -105,7 +109,7 @@ pub(crate) struct WhatifArgs {
     threads: ThreadArgs,
     /// The host's RAM (overrides the scenario's; needed for a trace
     /// without --scenario).
-    #[arg(long, value_parser = size)]
+    #[arg(long, value_parser = crate::args::ram)]
     ram: Option<u64>,
     /// Write PNG and SVG plots: into DIR/ (whatif-misses.*, whatif-timeline.*)
     /// or as PREFIX-misses.* and PREFIX-timeline.*.
@@ -135,7 +139,7 @@ fn load<T>(
 ) -> Result<T> {
     let path = Path::new(arg);
     if arg.ends_with(".toml") || path.is_file() {
-        let text = std::fs::read_to_string(path)
+        let text = arclab_io::read_to_string_limited(path, MAX_TOML_BYTES)
             .with_context(|| format!("cannot read {what} file {arg}"))?;
         // The error names the file and line itself.
         return parse(&text, arg).map_err(|e| anyhow::anyhow!("{e}"));
@@ -256,18 +260,35 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
             )?)
         }
     };
+    if args.write_trace.is_none()
+        && let Some(w) = &workload
+        && let Some(e) = arclab_sim::whatif::warmup_error(&scenario, w)
+    {
+        anyhow::bail!("{e}");
+    }
     if let (Some(out), Some(w)) = (&args.write_trace, &workload) {
+        // Streamed batch by batch: the whole workload is never in memory.
         let mut generator = w.generator(args.seed);
-        let mut reqs = Vec::with_capacity(w.expected_requests().min(1 << 26) as usize);
-        while generator.next_batch(&mut reqs, 1 << 16) > 0 {}
+        let (mut buf, mut at) = (Vec::with_capacity(1 << 16), 0);
+        let reqs = std::iter::from_fn(move || {
+            if at == buf.len() {
+                buf.clear();
+                at = 0;
+                if generator.next_batch(&mut buf, 1 << 16) == 0 {
+                    return None;
+                }
+            }
+            at += 1;
+            Some(buf[at - 1])
+        });
         let n = arclab_trace::write_oracle_general(out, reqs)
             .with_context(|| format!("writing {}", out.display()))?;
-        eprintln!(
+        output::note(&format!(
             "wrote {n} requests of workload {} (seed {}) to {} (oracleGeneral)",
             w.name(),
             args.seed,
             out.display()
-        );
+        ));
         return Ok(());
     }
     let expected = workload.as_ref().map(|w| w.expected_requests());
@@ -316,7 +337,11 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
     if results.first().is_some_and(|r| r.n_req == 0) {
         match &args.trace {
             Some(t) => anyhow::bail!("{}: the trace holds no requests", t.display()),
-            None => anyhow::bail!("the workload produced no requests"),
+            None => anyhow::bail!(
+                "the workload produced no requests after the scenario's warm-up of {} s \
+                 (`warmup_secs`, left out of the counters)",
+                scenario.warmup_secs
+            ),
         }
     }
 

@@ -51,6 +51,7 @@ pub use sieve::Sieve;
 
 use crate::{Policy, PolicyKind};
 use arclab_arc::Request;
+use arclab_arc::slab::reserve_hint;
 
 /// Request and miss counts of a replay, in objects and in bytes.
 ///
@@ -187,13 +188,31 @@ impl AnyPolicy {
         }
     }
 
-    /// Like [`AnyPolicy::new`], pre-reserving room for the objects the policy
-    /// will track when `capacity` counts objects (object mode): `capacity`
-    /// for LRU/FIFO/SIEVE, `2 × capacity` for ARC and S3-FIFO (ghosts), so
-    /// that the slab and table never grow during the replay.
+    /// Like [`AnyPolicy::new`] for a `capacity` that counts objects (object
+    /// mode). Nothing is reserved by capacity: a user-given capacity can be
+    /// 10^12 objects on a trace of 49,000 (issue 14); the slab and table
+    /// start small and grow with the objects actually seen. See
+    /// [`AnyPolicy::new_object_mode_expecting`] when the trace's objects are
+    /// known.
     pub fn new_object_mode(kind: PolicyKind, capacity: u64) -> AnyPolicy {
-        let n = usize::try_from(capacity).unwrap_or(usize::MAX);
-        let n2 = n.saturating_mul(2).saturating_add(1);
+        Self::new_object_mode_expecting(kind, capacity, 0)
+    }
+
+    /// Object mode, pre-reserving room for what the policy can track on a
+    /// trace of `objects` distinct objects: at most `objects`, and at most
+    /// `capacity` for LRU/FIFO/SIEVE (`2 × capacity` for ARC and S3-FIFO:
+    /// ghosts), so that the slab and table do not grow during the replay.
+    /// An `objects` of 0 (unknown) reserves a small start and grows.
+    pub fn new_object_mode_expecting(kind: PolicyKind, capacity: u64, objects: u64) -> AnyPolicy {
+        let reserve = |factor: u64| {
+            if objects == 0 {
+                reserve_hint(capacity, factor)
+            } else {
+                let n = capacity.saturating_mul(factor).min(objects);
+                usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1)
+            }
+        };
+        let (n, n2) = (reserve(1), reserve(2));
         match kind {
             PolicyKind::Lru => AnyPolicy::Lru(Lru::with_expected_objects(capacity, n)),
             PolicyKind::Fifo => AnyPolicy::Fifo(Fifo::with_expected_objects(capacity, n)),

@@ -493,6 +493,38 @@ pub fn giveback(series: &[Point]) -> Vec<GiveBack> {
     out
 }
 
+/// Why `workload` on `scenario` would count nothing: the counters leave out
+/// the scenario's warm-up, and a workload that ends within it produces no
+/// request after it. `None` when it outlasts the warm-up.
+///
+/// ```
+/// use arclab_sim::{scenario, whatif, workload::WorkloadSpec};
+/// let mut sc = scenario::builtin("homelab").unwrap();
+/// sc.warmup_secs = 60.0;
+/// let w = WorkloadSpec::from_toml_str(
+///     "kind = \"zipf\"\nalpha = 1.0\nobjects = 100\nrate = 100\nduration_secs = 30\n",
+///     "short.toml",
+/// )
+/// .unwrap();
+/// let e = whatif::warmup_error(&sc, &w).unwrap();
+/// assert!(e.contains("30 s") && e.contains("warm-up of 60 s"), "{e}");
+/// sc.warmup_secs = 10.0;
+/// assert!(whatif::warmup_error(&sc, &w).is_none());
+/// ```
+pub fn warmup_error(scenario: &Scenario, workload: &WorkloadSpec) -> Option<String> {
+    let run = workload.duration_ns() as f64 / 1e9;
+    let warm = scenario.warmup_secs;
+    (warm > 0.0 && run <= warm).then(|| {
+        format!(
+            "workload {} runs {run} s, within scenario {}'s warm-up of {warm} s (`warmup_secs`, \
+             left out of the counters): no request would be counted; lengthen the workload's \
+             `duration_secs` or shorten the warm-up",
+            workload.name(),
+            scenario.name
+        )
+    })
+}
+
 /// Every spec on one stream of `workload` generated with `seed` (see
 /// [`run_stream`]).
 pub fn run_all(

@@ -104,7 +104,15 @@ impl FromStr for Cap {
     }
 }
 
-/// One `--caps` item: a cap, or a range `LOW..HIGH/STEP` of at most 64,
+/// The most caps a what-if compares (a range, or the whole `--caps` list):
+/// one table row and one full model run each.
+pub const MAX_CAPS: usize = 64;
+
+/// The most runs a what-if plans (policies × versions × prefetch settings ×
+/// caps): the replay driver's bound.
+pub use crate::replay::MAX_RUNS;
+
+/// One `--caps` item: a cap, or a range `LOW..HIGH/STEP` of at most [`MAX_CAPS`],
 /// each with its label (`default`, the text as given, or `4G`, `8G`, … for
 /// a range).
 #[derive(Clone, Debug, PartialEq)]
@@ -132,8 +140,8 @@ impl FromStr for Caps {
         if step == 0 || lo == 0 || lo > hi {
             return Err(format!("range `{s}`: need 0 < LOW ≤ HIGH and STEP > 0"));
         }
-        if (hi - lo) / step >= 64 {
-            return Err(format!("range `{s}` gives more than 64 caps"));
+        if (hi - lo) / step >= MAX_CAPS as u64 {
+            return Err(format!("range `{s}` gives more than {MAX_CAPS} caps"));
         }
         let short = |b: u64| {
             let c = format_size_compact(b);
@@ -199,6 +207,15 @@ pub struct PlannedRun {
 pub enum PlanError {
     /// No cap or no policy.
     Empty,
+    /// More caps than [`MAX_CAPS`] or more runs than [`MAX_RUNS`].
+    TooMany {
+        /// `caps` or `runs`.
+        what: &'static str,
+        /// How many were asked for.
+        asked: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// A version name no preset knows.
     Version(String),
     /// A cap at or above the host's RAM.
@@ -223,7 +240,10 @@ impl PlanError {
     /// Whether the command line asked for something impossible (a usage
     /// error) rather than the host refusing a cap.
     pub fn is_usage(&self) -> bool {
-        matches!(self, PlanError::Empty | PlanError::Version(_))
+        matches!(
+            self,
+            PlanError::Empty | PlanError::Version(_) | PlanError::TooMany { .. }
+        )
     }
 }
 
@@ -232,6 +252,11 @@ impl fmt::Display for PlanError {
         match self {
             PlanError::Empty => f.write_str("give at least one --caps and one --policy"),
             PlanError::Version(e) => write!(f, "--zfs-version: {e}"),
+            PlanError::TooMany { what, asked, limit } => write!(
+                f,
+                "{asked} {what} asked for; at most {limit} (each is a full model run over \
+                 the whole request stream)"
+            ),
             PlanError::CapNotBelowRam { label, cap, ram } => write!(
                 f,
                 "cap {label} ({}) is not below the host's RAM ({}): the kernel would ignore it",
@@ -267,6 +292,13 @@ impl Plan {
         if self.caps.is_empty() || self.policies.is_empty() {
             return Err(PlanError::Empty);
         }
+        if self.caps.len() > MAX_CAPS {
+            return Err(PlanError::TooMany {
+                what: "caps",
+                asked: self.caps.len(),
+                limit: MAX_CAPS,
+            });
+        }
         let ram = scenario.ram_bytes;
         for (label, cap) in &self.caps {
             if let Some(b) = cap.bytes(ram).filter(|&b| b >= ram) {
@@ -290,6 +322,23 @@ impl Plan {
         } else {
             self.prefetch.clone()
         };
+        let zfs_rows = versions.len() * prefetches.len();
+        let runs = self
+            .policies
+            .iter()
+            .map(|p| match p {
+                PolicyName::ZfsArc => zfs_rows,
+                PolicyName::Baseline(_) => 1,
+            })
+            .fold(0usize, usize::saturating_add)
+            .saturating_mul(self.caps.len());
+        if runs > MAX_RUNS {
+            return Err(PlanError::TooMany {
+                what: "runs (policies × versions × prefetch settings × caps)",
+                asked: runs,
+                limit: MAX_RUNS,
+            });
+        }
         let mut out = Vec::new();
         for &policy in &self.policies {
             for version in &versions {

@@ -55,6 +55,21 @@ pub const BUILTINS: &[&str] = &[
     "homelab", "zipf", "scan", "loop", "mixture", "oltp", "backup", "bonnie",
 ];
 
+/// The most requests a workload may produce: ten billion. Every request
+/// passes through every run of a what-if, so a description that would
+/// produce more (`rate = 1e300`) is refused before it runs, not run until
+/// killed.
+pub const MAX_REQUESTS: u64 = 10_000_000_000;
+
+/// The most components a mixture may have: each gets its own range of
+/// 2^17 file ids, and a block key has room for 2^23 (the first range is the
+/// single-kind workload's).
+pub const MAX_COMPONENTS: usize = 63;
+
+/// The longest simulated duration: 100 years, the same bound as every
+/// duration on the command line.
+pub use arclab_arc::units::MAX_DURATION_SECS;
+
 /// The workload kinds a description may use.
 pub const KINDS: &[&str] = &[
     "zipf", "scan", "loop", "mixture", "oltp", "backup", "bonnie",
@@ -147,7 +162,38 @@ impl WorkloadSpec {
                 message: "`duration_secs` is missing (simulated seconds to run)".into(),
             });
         }
-        if self.expected_requests() == 0 {
+        if let Shape::Bonnie(k) = &self.shape {
+            let secs = Shape::bonnie_secs(k);
+            if d.is_none() && (secs.is_nan() || secs > MAX_DURATION_SECS) {
+                return Err(spec::Invalid {
+                    component: None,
+                    key: "seeks",
+                    message: format!(
+                        "bonnie's phases would take {secs:.3e} simulated seconds at these speeds; \
+                         at most {MAX_DURATION_SECS} (100 years): lower `file_bytes` or `seeks`, \
+                         raise the speeds, or set `duration_secs`"
+                    ),
+                });
+            }
+        }
+        let n = self.expected_requests();
+        if n > MAX_REQUESTS {
+            return Err(spec::Invalid {
+                component: None,
+                key: "rate",
+                message: format!(
+                    "the workload would produce {} requests; at most {} \
+                     (every request passes through every run): lower `rate` or `duration_secs`",
+                    if n == u64::MAX {
+                        "more than 18 billion billion".to_string()
+                    } else {
+                        format!("about {}", group(n))
+                    },
+                    group(MAX_REQUESTS)
+                ),
+            });
+        }
+        if n == 0 {
             return Err(spec::Invalid {
                 component: None,
                 key: "rate",
@@ -191,7 +237,7 @@ impl WorkloadSpec {
                 .iter()
                 .zip(spec::component_rates(m))
                 .map(|(c, r)| leaf_requests(c, r, dur))
-                .sum(),
+                .fold(0, u64::saturating_add),
             s => leaf_requests(s, s.common().rate.unwrap_or(0.0), dur),
         }
     }
@@ -249,13 +295,18 @@ impl WorkloadSpec {
 /// Distinct bytes a component touches (periodic scans of new files: one pass).
 fn footprint(s: &Shape) -> u64 {
     match s {
-        Shape::Zipf(k) => k.objects * k.size,
+        // Saturating: `objects = 2^64 - 1` is a valid (absurd) description.
+        Shape::Zipf(k) => k.objects.saturating_mul(k.size),
         Shape::Scan(k) => k.bytes,
         Shape::Loop(k) => k.bytes,
         Shape::Oltp(k) => k.bytes,
-        Shape::Backup(k) => k.files * k.file_bytes,
+        Shape::Backup(k) => k.files.saturating_mul(k.file_bytes),
         Shape::Bonnie(k) => k.file_bytes,
-        Shape::Mixture(m) => m.components.iter().map(footprint).sum(),
+        Shape::Mixture(m) => m
+            .components
+            .iter()
+            .map(footprint)
+            .fold(0, u64::saturating_add),
     }
 }
 
@@ -304,7 +355,9 @@ fn leaf_requests(s: &Shape, rate: f64, dur: f64) -> u64 {
             let blocks = k.file_bytes / k.size;
             let pc = k.perchr_bytes.div_ceil(k.size).min(blocks);
             // putc + write + rewrite (read and write) + getc + read + seeks (+10 % writes)
-            let all = 2 * pc + 4 * blocks + k.seeks + k.seeks / 10;
+            let all = (2 * pc + 4 * blocks)
+                .saturating_add(k.seeks)
+                .saturating_add(k.seeks / 10);
             let full = Shape::bonnie_secs(k);
             (all as f64 * (dur / full).min(1.0)) as u64
         }

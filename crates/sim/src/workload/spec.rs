@@ -432,6 +432,16 @@ pub(crate) fn validate(s: &Shape, c: Option<usize>, needs_rate: bool) -> Result<
     }
     if let Some(d) = com.duration_secs {
         positive(c, "duration_secs", d)?;
+        if d > super::MAX_DURATION_SECS {
+            return Err(bad(
+                c,
+                "duration_secs",
+                format!(
+                    "`duration_secs` {d} is longer than 100 years ({} s)",
+                    super::MAX_DURATION_SECS
+                ),
+            ));
+        }
     }
     match s {
         Shape::Zipf(k) => {
@@ -503,6 +513,26 @@ pub(crate) fn validate(s: &Shape, c: Option<usize>, needs_rate: bool) -> Result<
                     c,
                     "kind",
                     "a mixture cannot contain another mixture".into(),
+                ));
+            }
+            if m.components.len() > super::MAX_COMPONENTS {
+                return Err(bad(
+                    Some(super::MAX_COMPONENTS),
+                    "kind",
+                    format!(
+                        "the mixture has {} components; at most {} (each gets its own range \
+                         of 2^17 file ids, and a block key has room for 2^23)",
+                        m.components.len(),
+                        super::MAX_COMPONENTS
+                    ),
+                ));
+            }
+            let weights: f64 = m.components.iter().filter_map(|x| x.common().weight).sum();
+            if !weights.is_finite() {
+                return Err(bad(
+                    None,
+                    "weight",
+                    "the components' `weight`s add up to more than a float can hold".into(),
                 ));
             }
             if m.components.is_empty() {

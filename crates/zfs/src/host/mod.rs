@@ -173,7 +173,7 @@ pub fn read_procfs(root: &Path) -> Result<Kstats, HostError> {
 /// kstat.zfs.misc` dump (which may hold zfetchstats too).
 pub fn read_kstat_file(path: &Path) -> Result<Kstats, HostError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let text = crate::read_text(path, crate::MAX_KSTAT_BYTES, "a kstat file").map_err(io(path))?;
     let arc = arcstats::parse_arcstats(&text, &name).map_err(ReadError::from)?;
     let zfetch = if text.contains("kstat.zfs.misc.zfetchstats.") {
         Some(arcstats::parse_zfetchstats(&text, &name).map_err(ReadError::from)?)
@@ -192,7 +192,8 @@ pub fn read_kstat_file(path: &Path) -> Result<Kstats, HostError> {
 /// samples, see [`arcstats::parse_node_exporter`]).
 pub fn read_metrics_file(path: &Path) -> Result<Kstats, HostError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let text =
+        crate::read_text(path, crate::MAX_METRICS_BYTES, "a metrics file").map_err(io(path))?;
     let arc = arcstats::parse_node_exporter(&text, &name).map_err(ReadError::from)?;
     Ok(Kstats {
         name,
@@ -261,7 +262,8 @@ pub fn parse_meminfo(text: &str, file: &str) -> Result<Meminfo, HostError> {
 
 /// Read and parse a meminfo file.
 pub fn read_meminfo(path: &Path) -> Result<Meminfo, HostError> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let text =
+        crate::read_text(path, crate::MAX_SMALL_FILE_BYTES, "/proc/meminfo").map_err(io(path))?;
     parse_meminfo(&text, &path.display().to_string())
 }
 
@@ -297,7 +299,8 @@ pub fn read_sysfs(root: &Path) -> Result<ModuleParams, HostError> {
         match path_in(root, &format!("module/zfs/{rel}"))? {
             None => Ok(None),
             Some(p) => {
-                let t = std::fs::read_to_string(&p).map_err(io(&p))?;
+                let t = crate::read_text(&p, crate::MAX_SMALL_FILE_BYTES, "a module parameter")
+                    .map_err(io(&p))?;
                 Ok(Some((p.display().to_string(), t)))
             }
         }

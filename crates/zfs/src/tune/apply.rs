@@ -8,13 +8,19 @@
 //! printed, never run), and when the running ARC will actually shrink on that
 //! release (spec `zfs-arc.md` §3.4).
 //!
-//! [`apply_cap`] writes only those two files, under a root directory:
-//! the persistent file through a temporary file in the same directory and a
-//! rename (atomic), after copying the old file to a backup; the sysfs
-//! parameter in place (sysfs files cannot be renamed over). It refuses, before
-//! writing anything, when the effective uid is not 0 and a target is not
-//! writable for that uid, or when a target resolves through a symlink outside
-//! the root. No shell and no external command is ever run.
+//! [`apply_cap`] writes only those two files, under a root directory, the
+//! runtime one first: the sysfs parameter in place (sysfs files cannot be
+//! renamed over), then the persistent file through a temporary file in the
+//! same directory and a rename (atomic), after copying the old file to a
+//! backup. When the runtime write fails nothing else is written; when the
+//! persistent write fails after it, the runtime parameter is set back to its
+//! old value; the error says exactly what was and was not changed. It
+//! refuses, before writing anything, when the effective uid is not 0 and a
+//! target is not writable for that uid, or when a target resolves through a
+//! symlink outside the root. What it needs from the machine (the uid, the
+//! in-place write) comes through the [`System`] trait, so tests can be
+//! another uid or a failing kernel. No shell and no external command is ever
+//! run.
 //!
 //! ```
 //! use arclab_zfs::tune::apply::edit_modprobe;
@@ -221,7 +227,7 @@ pub fn cap_in_text(text: &str, file: &str) -> Option<u64> {
 pub fn cap_in_force(plan: &CapPlan, root: &Path) -> Option<(u64, String)> {
     if let Some(rt) = &plan.runtime_path {
         let p = root.join(rt);
-        if let Ok(t) = std::fs::read_to_string(&p)
+        if let Ok(t) = crate::read_text(&p, crate::MAX_SMALL_FILE_BYTES, "a module parameter")
             && let Ok(v) = t.trim().parse::<u64>()
             && v != 0
         {
@@ -229,7 +235,7 @@ pub fn cap_in_force(plan: &CapPlan, root: &Path) -> Option<(u64, String)> {
         }
     }
     let p = root.join(&plan.persistent_path);
-    let text = std::fs::read_to_string(&p).ok()?;
+    let text = crate::read_text(&p, crate::MAX_TUNABLES_BYTES, "a tunables file").ok()?;
     let shown = p.display().to_string();
     cap_in_text(&text, &shown).map(|v| (v, shown))
 }
@@ -284,6 +290,33 @@ pub enum ApplyError {
     /// The root is not a directory.
     #[error("--root {0} is not a directory")]
     BadRoot(String),
+    /// The runtime parameter could not be written (the first write).
+    #[error(
+        "cannot write {value} to {path}: {source}. Nothing was changed: {persistent} was not written."
+    )]
+    Runtime {
+        /// The runtime parameter.
+        path: String,
+        /// What was to be written.
+        value: u64,
+        /// The persistent file, left as it was.
+        persistent: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The persistent file (or its backup) could not be written, after the
+    /// runtime parameter may have been.
+    #[error("{path} was not written: {source}. {runtime}")]
+    Persistent {
+        /// The file that failed (the persistent file or its backup).
+        path: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+        /// What became of the runtime parameter, as a sentence.
+        runtime: String,
+    },
     /// An I/O error.
     #[error("{path}: {source}")]
     Io {
@@ -308,6 +341,35 @@ pub struct Applied {
     pub notes: Vec<String>,
     /// Both files already held the cap: nothing was written, no backup made.
     pub unchanged: bool,
+}
+
+/// What [`apply_cap`] needs from the machine. [`Host`] is the real one;
+/// tests give their own to run as another uid or to make a write fail
+/// (they run as root, where mode bits stop nothing).
+pub trait System {
+    /// The effective uid; `None`: unknown, privileges are not checked.
+    fn effective_uid(&self) -> Option<u32>;
+    /// Write `text` to the existing file `path` in place (a sysfs
+    /// parameter: truncate and write, no rename).
+    fn write_in_place(&self, path: &Path, text: &str) -> std::io::Result<()>;
+}
+
+/// The machine arclab runs on.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Host;
+
+impl System for Host {
+    fn effective_uid(&self) -> Option<u32> {
+        effective_uid()
+    }
+
+    fn write_in_place(&self, path: &Path, text: &str) -> std::io::Result<()> {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(path)?;
+        f.write_all(text.as_bytes())
+    }
 }
 
 /// The effective uid, read from the owner of `/proc/self` (Linux); `None`
@@ -366,8 +428,12 @@ fn existing_ancestor(p: &Path) -> &Path {
     cur
 }
 
-/// Write the plan's files under `root` as `uid` (`None`: do not check).
-pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applied, ApplyError> {
+/// Write the plan's files under `root` on `sys` (privileges checked for
+/// [`System::effective_uid`]): the runtime parameter first, then the
+/// backup and the persistent file; see the module docs for what a failure
+/// leaves.
+pub fn apply_cap(plan: &CapPlan, root: &Path, sys: &dyn System) -> Result<Applied, ApplyError> {
+    let uid = sys.effective_uid();
     if !root.is_dir() {
         return Err(ApplyError::BadRoot(root.display().to_string()));
     }
@@ -403,7 +469,7 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
         }
     }
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let old = match std::fs::read(&persistent) {
+    let old = match crate::read_bytes(&persistent, crate::MAX_TUNABLES_BYTES, "a tunables file") {
         Ok(b) => Some(b),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io(&persistent)(e)),
@@ -416,9 +482,16 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
         Os::Linux => edit_modprobe(&old_text, plan.bytes),
         Os::FreeBSD => edit_loader(&old_text, &plan.persistent_line),
     };
-    let runtime_set = runtime.as_ref().is_none_or(|p| {
-        std::fs::read_to_string(p).is_ok_and(|t| t.trim().parse::<u64>() == Ok(plan.bytes))
+    // The runtime value before (for a rollback), when readable.
+    let runtime_old: Option<String> = runtime.as_ref().and_then(|p| {
+        crate::read_text(p, crate::MAX_SMALL_FILE_BYTES, "a module parameter")
+            .ok()
+            .map(|t| t.trim().to_string())
     });
+    let runtime_set = runtime.is_none()
+        || runtime_old
+            .as_deref()
+            .is_some_and(|t| t.parse::<u64>() == Ok(plan.bytes));
     if old.as_deref() == Some(new_text.as_bytes()) && runtime_set {
         return Ok(Applied {
             persistent,
@@ -428,6 +501,54 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
             unchanged: true,
         });
     }
+    // The runtime parameter first: if the kernel refuses it, nothing has
+    // been written yet.
+    let mut notes = Vec::new();
+    let mut wrote_runtime = None;
+    match (&runtime, &plan.runtime_path) {
+        (Some(p), _) if !runtime_set => {
+            sys.write_in_place(p, &format!("{}\n", plan.bytes))
+                .map_err(|source| ApplyError::Runtime {
+                    path: p.display().to_string(),
+                    value: plan.bytes,
+                    persistent: persistent.display().to_string(),
+                    source,
+                })?;
+            wrote_runtime = Some(p.clone());
+        }
+        (Some(p), _) => notes.push(format!(
+            "{} already held this cap: left as it was",
+            p.display()
+        )),
+        (None, Some(p)) => notes.push(format!(
+            "{} does not exist (zfs module not loaded?): only the persistent file was written",
+            root.join(p).display()
+        )),
+        (None, None) => {}
+    }
+    // What became of the runtime parameter when a later write fails.
+    let undo_runtime = || -> String {
+        let Some(p) = &wrote_runtime else {
+            return "Nothing was changed.".to_string();
+        };
+        let shown = p.display();
+        match &runtime_old {
+            Some(old) => match sys.write_in_place(p, &format!("{old}\n")) {
+                Ok(()) => format!(
+                    "{shown} had been set to {} and was restored to its old value {old}: nothing was changed.",
+                    plan.bytes
+                ),
+                Err(e) => format!(
+                    "{shown} now holds {} (restoring its old value {old} failed: {e}): the cap is in force now but not persistent.",
+                    plan.bytes
+                ),
+            },
+            None => format!(
+                "{shown} now holds {} (its old value could not be read, so it was not restored): the cap is in force now but not persistent.",
+                plan.bytes
+            ),
+        }
+    };
     let backup = match &old {
         Some(bytes) if bytes.as_slice() != new_text.as_bytes() => {
             let b = backup_path(&persistent);
@@ -440,38 +561,35 @@ pub fn apply_cap(plan: &CapPlan, root: &Path, uid: Option<u32>) -> Result<Applie
             arclab_io::write_atomic_with(&b, arclab_io::Access::Mode(mode), |f| {
                 std::io::Write::write_all(f, bytes)
             })
-            .map_err(|e| io(&b)(e.into()))?;
+            .map_err(|e| ApplyError::Persistent {
+                path: b.display().to_string(),
+                source: e.into(),
+                runtime: undo_runtime(),
+            })?;
             Some(b)
         }
         _ => None,
     };
-    let mut notes = Vec::new();
     if old.as_deref() != Some(new_text.as_bytes()) {
-        arclab_io::write_atomic(&persistent, new_text.as_bytes())
-            .map_err(|e| io(&persistent)(e.into()))?;
+        arclab_io::write_atomic(&persistent, new_text.as_bytes()).map_err(|e| {
+            ApplyError::Persistent {
+                path: persistent.display().to_string(),
+                source: e.into(),
+                runtime: match &backup {
+                    Some(b) => format!(
+                        "A backup copy of it was made ({}). {}",
+                        b.display(),
+                        undo_runtime()
+                    ),
+                    None => undo_runtime(),
+                },
+            }
+        })?;
     } else {
         notes.push(format!(
             "{} already had this cap: not rewritten",
             persistent.display()
         ));
-    }
-    let mut wrote_runtime = None;
-    match (&runtime, &plan.runtime_path) {
-        (Some(p), _) => {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .truncate(true)
-                .open(p)
-                .map_err(io(p))?;
-            f.write_all(format!("{}\n", plan.bytes).as_bytes())
-                .map_err(io(p))?;
-            wrote_runtime = Some(p.clone());
-        }
-        (None, Some(p)) => notes.push(format!(
-            "{} does not exist (zfs module not loaded?): only the persistent file was written",
-            root.join(p).display()
-        )),
-        (None, None) => {}
     }
     if let Some(cmd) = &plan.runtime_command {
         notes.push(format!(

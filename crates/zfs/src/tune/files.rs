@@ -364,7 +364,8 @@ pub fn read_path(path: &Path) -> Result<TunablesFile, ReadError<SyntaxError>> {
     if path.is_dir() {
         return read_sysfs_dir(path).map_err(io);
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes =
+        crate::read_bytes(path, crate::MAX_TUNABLES_BYTES, "a tunables file").map_err(io)?;
     let text = String::from_utf8_lossy(&bytes);
     Ok(parse_text(&text, &name, None)?)
 }
@@ -379,7 +380,7 @@ fn read_sysfs_dir(dir: &Path) -> std::io::Result<TunablesFile> {
     for e in entries {
         let p = e.path();
         // Write-only or unreadable parameters are skipped, as `cat` would fail.
-        let Ok(bytes) = std::fs::read(&p) else {
+        let Ok(bytes) = arclab_io::read_limited(&p, crate::MAX_SMALL_FILE_BYTES) else {
             continue;
         };
         settings.push(Setting {
