@@ -91,6 +91,8 @@ pub(crate) struct WhatifArgs {
     /// 150 MB/s), nvme (20 µs + 3 GB/s), or LATENCY,BANDWIDTH (0.1ms,500MB/s);
     /// as a pool NxDEVICE:qdQ (6xhdd:qd8: six disks serving reads, eight
     /// queued on each). One disk, one read queued is the simple model.
+    /// Bandwidths are decimal like data sheets (500MB/s = 500,000,000 B/s),
+    /// unlike sizes, which are binary like ZFS.
     #[arg(long, default_value = "ssd")]
     device: Device,
     /// Simulate this fraction of the address space (spatial sampling; misses
@@ -108,7 +110,7 @@ pub(crate) struct WhatifArgs {
     #[command(flatten)]
     threads: ThreadArgs,
     /// The host's RAM (overrides the scenario's; needed for a trace
-    /// without --scenario).
+    /// without --scenario; a capture carries its own). Binary: 32G = 32 GiB.
     #[arg(long, value_parser = crate::args::ram)]
     ram: Option<u64>,
     /// Write PNG and SVG plots: into DIR/ (whatif-misses.*, whatif-timeline.*)
