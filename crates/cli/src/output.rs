@@ -15,7 +15,7 @@ pub(crate) fn print(s: &str) -> anyhow::Result<()> {
 }
 
 /// Print one message line to stderr, control characters escaped (see
-/// [`print`]): for warnings and notes that may quote input.
+/// [`print()`]): for warnings and notes that may quote input.
 pub(crate) fn note(s: &str) {
     eprintln!("{}", arclab_io::escape_controls(s));
 }
