@@ -94,7 +94,8 @@ fn cites_openzfs_source_and_wraps() {
 
 /// `32GB` is read as binary, as ZFS reads sizes (32 GiB = 2^35 =
 /// 34359738368 bytes), and every size option of limits, tune and status says
-/// so in its --help.
+/// so in its --help; so do whatif, sim and capture, and whatif's device
+/// bandwidths say they are decimal, like data sheets.
 #[test]
 fn sizes_are_binary_and_help_says_so() {
     let v = json(&["limits", "--ram", "32GB", "--json"]);
@@ -109,20 +110,33 @@ fn sizes_are_binary_and_help_says_so() {
         (vec!["tune", "check"], vec!["--ram"]),
         (vec!["tune", "cap"], vec!["--ram", "<SIZE>"]),
         (vec!["status"], vec!["--ram"]),
+        (vec!["whatif"], vec!["--caps", "--ram"]),
+        (vec!["sim"], vec!["--size", "--ram", "--arc-max"]),
+        (vec!["capture"], vec!["--recordsize"]),
     ] {
         let h = help(&args);
         for o in options {
             // The option's own paragraph (up to the next option) says it.
             let start = h
-                .find(&format!("  {o}"))
+                .find(&format!("{o} <"))
+                .or_else(|| h.find(&format!("  {o}")))
                 .unwrap_or_else(|| panic!("{o} in {h}"));
             let rest = &h[start + 2..];
             let end = rest.find("\n  -").unwrap_or(rest.len());
-            let para = &rest[..end];
+            // Wrapped to the terminal: compare words, not lines.
+            let para = rest[..end].split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(
                 para.contains("Binary units, like ZFS"),
                 "{args:?} {o}: {para}"
             );
         }
     }
+    let h = help(&["whatif"]);
+    let device = &h[h.find("  --device").expect("--device")..];
+    let device = &device[..device[2..].find("\n  -").map_or(device.len(), |e| e + 2)];
+    let device = device.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        device.contains("decimal units, like data sheets"),
+        "{device}"
+    );
 }

@@ -52,7 +52,7 @@ pub(crate) struct CaptureArgs {
     /// Keep this fraction of the blocks (all reads of a kept block), so a busy host can be captured for hours.
     #[arg(long, value_name = "R", default_value_t = 1.0)]
     sample_rate: f64,
-    /// Nominal size of data blocks of datasets not in --zfs-get.
+    /// Nominal size of data blocks of datasets not in --zfs-get. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_name = "SIZE", value_parser = args::size, default_value = "128K")]
     recordsize: u64,
     /// The output of `zfs get -Hp recordsize,volblocksize` (per-dataset block sizes).

@@ -41,7 +41,8 @@ pub(crate) struct SimArgs {
         default_value = "lru,fifo,arc,s3fifo,sieve"
     )]
     policy: Vec<PolicyName>,
-    /// Cache sizes, comma-separated (see above for units).
+    /// Cache sizes, comma-separated: bytes (objects with --ignore-obj-size)
+    /// or a fraction of the working set. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(
         long,
         short = 's',
@@ -63,11 +64,11 @@ pub(crate) struct SimArgs {
         help_heading = "ZFS ARC model"
     )]
     zfs_version: Vec<String>,
-    /// zfs-arc: the host's RAM.
+    /// zfs-arc: the host's RAM. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, default_value = "32GiB", value_parser = crate::args::ram, help_heading = "ZFS ARC model")]
     ram: u64,
     /// zfs-arc: zfs_arc_max values (`default` = the version's own limit);
-    /// `--size` is a synonym.
+    /// `--size` is a synonym. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_delimiter = ',', help_heading = "ZFS ARC model")]
     arc_max: Vec<Cap>,
     /// zfs-arc: run the predictive prefetcher (`on,off` runs both).

@@ -51,7 +51,7 @@ pub(crate) struct WhatifArgs {
     /// Caps on zfs_arc_max, comma-separated: sizes, `default` (the version's
     /// own c_max), a fraction of RAM (0.25), or a range `4G..16G/4G`.
     /// Default: default,16G,12G,8G,4G, leaving out those not below the
-    /// host's RAM.
+    /// host's RAM. Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_delimiter = ',')]
     caps: Vec<Caps>,
     /// Prefetch settings to compare (`on,off` runs both). Default: the scenario's.
@@ -91,8 +91,8 @@ pub(crate) struct WhatifArgs {
     /// 150 MB/s), nvme (20 µs + 3 GB/s), or LATENCY,BANDWIDTH (0.1ms,500MB/s);
     /// as a pool NxDEVICE:qdQ (6xhdd:qd8: six disks serving reads, eight
     /// queued on each). One disk, one read queued is the simple model.
-    /// Bandwidths are decimal like data sheets (500MB/s = 500,000,000 B/s),
-    /// unlike sizes, which are binary like ZFS.
+    /// Bandwidths are decimal units, like data sheets: 500MB/s = 500,000,000 B/s
+    /// (sizes elsewhere are binary, like ZFS).
     #[arg(long, default_value = "ssd")]
     device: Device,
     /// Simulate this fraction of the address space (spatial sampling; misses
@@ -110,7 +110,7 @@ pub(crate) struct WhatifArgs {
     #[command(flatten)]
     threads: ThreadArgs,
     /// The host's RAM (overrides the scenario's; needed for a trace
-    /// without --scenario; a capture carries its own). Binary: 32G = 32 GiB.
+    /// without --scenario; a capture carries its own). Binary units, like ZFS: 32G, 32GB and 32GiB all mean 32 GiB = 34359738368 bytes; a plain number is bytes.
     #[arg(long, value_parser = crate::args::ram)]
     ram: Option<u64>,
     /// Write PNG and SVG plots: into DIR/ (whatif-misses.*, whatif-timeline.*)
