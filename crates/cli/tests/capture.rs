@@ -549,6 +549,29 @@ fn a_sampled_capture_keeps_whole_blocks_and_whatif_scales_it_back() {
         .count() as u64;
     assert_eq!(rep["records"], kept, "{rep}");
     assert!((12_000..18_000).contains(&kept), "{kept}");
+    // Checked from the file, not from the sampler: every block the workload
+    // read is in the capture with all its reads or with none of them.
+    let mut in_work: std::collections::HashMap<(u64, u64), u64> = Default::default();
+    for &(o, b) in &work {
+        *in_work.entry((o, b)).or_default() += 1;
+    }
+    let mut in_file: std::collections::HashMap<(u64, u64), u64> = Default::default();
+    let f = std::fs::File::open(&out).unwrap();
+    let reader =
+        arclab_trace::capture::CaptureReader::new(std::io::BufReader::new(f), "half.arct").unwrap();
+    for r in reader {
+        let r = r.unwrap();
+        *in_file.entry((r.object, r.blkid)).or_default() += 1;
+    }
+    assert!(!in_file.is_empty());
+    for (block, n) in &in_file {
+        assert_eq!(
+            in_work.get(block),
+            Some(n),
+            "block {block:?} split by sampling"
+        );
+    }
+    assert_eq!(in_file.values().sum::<u64>(), kept);
     assert_eq!(rep["tally"]["sampled_out"], 30_000 - kept);
     let path = out.display().to_string();
     let w = json(&["whatif", "--trace", &path, "--caps", "1G", "--json"]);

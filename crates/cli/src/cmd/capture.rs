@@ -85,9 +85,7 @@ pub(crate) fn run(args: CaptureArgs) -> Result<()> {
     if !(args.sample_rate > 0.0 && args.sample_rate <= 1.0) {
         return Err(UsageError("--sample-rate must be in (0, 1]".into()).into());
     }
-    let recordsize = u32::try_from(args.recordsize)
-        .ok()
-        .filter(|v| v.is_power_of_two() && (512..=16 << 20).contains(v))
+    let recordsize = capture::valid_block_size(args.recordsize)
         .ok_or_else(|| UsageError("--recordsize must be a power of two in 512..16M".into()))?;
     let mut sizes = SizeRule {
         default_recordsize: recordsize,

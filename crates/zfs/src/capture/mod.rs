@@ -98,6 +98,14 @@ impl SizeRule {
     }
 }
 
+/// A block size ZFS allows for a dataset (`recordsize`, `volblocksize`): a
+/// power of two from 512 bytes to 16 MiB.
+pub fn valid_block_size(v: u64) -> Option<u32> {
+    u32::try_from(v)
+        .ok()
+        .filter(|v| v.is_power_of_two() && (512..=16 << 20).contains(v))
+}
+
 /// Parse `zfs get -Hp recordsize,volblocksize` output: tab-separated
 /// `NAME PROPERTY VALUE SOURCE` lines; a `-` value (a volume's
 /// `recordsize`) is skipped.
@@ -128,10 +136,10 @@ pub fn parse_zfs_get(text: &str, file: &str) -> Result<HashMap<String, u32>, Rea
         if *value == "-" {
             continue;
         }
-        let v: u32 = value
-            .parse()
+        let v = value
+            .parse::<u64>()
             .ok()
-            .filter(|v: &u32| v.is_power_of_two() && (512..=16 << 20).contains(v))
+            .and_then(valid_block_size)
             .ok_or_else(|| {
                 err(format!(
                     "{prop} `{}` is not a power of two in 512..16M bytes (use -p for exact numbers)",
@@ -464,7 +472,8 @@ fn poll_loop<W: Write>(
         batch.clear();
         let mut fullest = 0.0f64;
         for pool in pools.iter_mut() {
-            let (mut rows, newest) = read_ring(&pool.reads, pool.last_uid)?;
+            // Only lines newer than the last UID taken are parsed.
+            let (mut fresh, newest) = read_ring(&pool.reads, pool.last_uid)?;
             let Some(newest) = newest else {
                 continue;
             };
@@ -473,9 +482,8 @@ fn poll_loop<W: Write>(
                 tally.uid_resets += 1;
                 pool.last_uid = 0;
                 pool.known = false;
-                rows = read_ring(&pool.reads, 0)?.0;
+                fresh = read_ring(&pool.reads, 0)?.0;
             }
-            let fresh: Vec<ReadRow> = rows.into_iter().filter(|r| r.uid > pool.last_uid).collect();
             let Some(first) = fresh.first() else {
                 continue;
             };
