@@ -277,3 +277,19 @@ fn limits_match_the_blog_and_the_fixtures() {
     assert!(text.contains("IGNORED"), "{text}");
     fails(&["limits", "--ram", "8X"], 2);
 }
+
+/// The working-set pass (a second read of the whole trace) is taken only when
+/// a run's size is a fraction of it: zfs-arc given `--arc-max` in bytes skips
+/// it even though `--size` keeps its fractional default.
+#[test]
+fn the_working_set_pass_runs_only_for_fractions() {
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
+    let base = ["sim", "--trace", &path, "--policy", "zfs-arc", "--json"];
+    let bytes = json(&[&base[..], &["--arc-max", "64M"]].concat());
+    assert!(bytes["working_set"].is_null(), "{}", bytes["working_set"]);
+    let frac = json(&[&base[..], &["--arc-max", "0.5"]].concat());
+    // 0.5 of the working set: half of the bytes the pass counted.
+    let w = frac["working_set"]["bytes"].as_u64().unwrap();
+    assert!(w > 0);
+    assert_eq!(frac["results"][0]["capacity"].as_u64().unwrap(), w / 2);
+}

@@ -168,8 +168,19 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
     let object_mode = args.ignore_obj_size;
     let threads = args.threads.get();
 
-    // Fractions need the working set first: one extra pass over the trace.
-    let wss = if args.size.iter().any(|s| matches!(s, SizeSpec::Fraction(_))) {
+    // Fractions need the working set first: one extra pass over the trace,
+    // taken only when a run uses one (zfs-arc given --arc-max ignores --size).
+    let fraction_size = args.size.iter().any(|s| matches!(s, SizeSpec::Fraction(_)));
+    let fraction_cap = args
+        .arc_max
+        .iter()
+        .any(|c| matches!(c, Cap::Size(SizeSpec::Fraction(_))));
+    let needs_wss = args.policy.iter().any(|p| match p {
+        PolicyName::Baseline(_) => fraction_size,
+        PolicyName::ZfsArc if args.arc_max.is_empty() => fraction_size,
+        PolicyName::ZfsArc => fraction_cap,
+    });
+    let wss = if needs_wss {
         Some(working_set(&args.input, &args.trace)?)
     } else {
         None
