@@ -29,7 +29,77 @@ impl Hasher for FileHasher {
     }
 }
 
-type FileMap = HashMap<u32, FileState, BuildHasherDefault<FileHasher>>;
+type FileMap = HashMap<u32, u32, BuildHasherDefault<FileHasher>>;
+
+/// The files' states, found by file id. Most traces read one file at a time,
+/// and one demand read looks its file up several times (prepare, stream
+/// creation, run, each completed prefetch), so the last file found is
+/// remembered and the table is probed only when the file changes.
+#[derive(Clone, Debug, Default)]
+struct Files {
+    states: Vec<FileState>,
+    index: FileMap,
+    /// Entries of `states` freed by [`Files::remove`], reused first.
+    free: Vec<u32>,
+    /// The last file found and its entry (`NO_FILE`: none).
+    last: (u32, u32),
+}
+
+const NO_FILE: u32 = u32::MAX;
+
+impl Files {
+    fn new() -> Self {
+        Files {
+            last: (0, NO_FILE),
+            ..Files::default()
+        }
+    }
+
+    #[inline]
+    fn get(&self, file: u32) -> Option<&FileState> {
+        if self.last.1 != NO_FILE && self.last.0 == file {
+            return Some(&self.states[self.last.1 as usize]);
+        }
+        self.index.get(&file).map(|&i| &self.states[i as usize])
+    }
+
+    #[inline]
+    fn get_mut(&mut self, file: u32) -> Option<&mut FileState> {
+        if self.last.1 == NO_FILE || self.last.0 != file {
+            let &i = self.index.get(&file)?;
+            self.last = (file, i);
+        }
+        Some(&mut self.states[self.last.1 as usize])
+    }
+
+    /// The state of `file`, created empty if it has none.
+    #[inline]
+    fn entry(&mut self, file: u32) -> &mut FileState {
+        if self.get_mut(file).is_none() {
+            let i = match self.free.pop() {
+                Some(i) => i,
+                None => {
+                    self.states.push(FileState::default());
+                    (self.states.len() - 1) as u32
+                }
+            };
+            self.index.insert(file, i);
+            self.last = (file, i);
+        }
+        &mut self.states[self.last.1 as usize]
+    }
+
+    /// Forget `file`: a later [`Files::entry`] starts it afresh.
+    fn remove(&mut self, file: u32) {
+        if let Some(i) = self.index.remove(&file) {
+            self.states[i as usize] = FileState::default();
+            self.free.push(i);
+            if self.last.0 == file {
+                self.last = (0, NO_FILE);
+            }
+        }
+    }
+}
 
 /// A stream slot: slots are reused, `epoch` tells stale handles apart.
 #[derive(Clone, Debug, Default)]
@@ -95,7 +165,7 @@ impl FileState {
 #[derive(Clone, Debug)]
 pub struct Zfetch {
     cfg: ZfetchConfig,
-    files: FileMap,
+    files: Files,
     stats: ZfetchStats,
 }
 
@@ -110,7 +180,7 @@ impl Zfetch {
     pub fn new(cfg: ZfetchConfig) -> Self {
         Zfetch {
             cfg,
-            files: FileMap::default(),
+            files: Files::new(),
             stats: ZfetchStats::default(),
         }
     }
@@ -133,19 +203,19 @@ impl Zfetch {
     /// The streams of `file`, list head first (most recently created).
     pub fn streams(&self, file: u32) -> impl Iterator<Item = &Stream> + '_ {
         self.files
-            .get(&file)
+            .get(file)
             .into_iter()
             .flat_map(|f| f.list.iter().map(|&s| &f.slots[s as usize].stream))
     }
 
     /// Number of streams in the list of `file` (`zf_numstreams`).
     pub fn num_streams(&self, file: u32) -> usize {
-        self.files.get(&file).map_or(0, |f| f.list.len())
+        self.files.get(file).map_or(0, |f| f.list.len())
     }
 
     /// The stream behind a handle, while it is alive.
     pub fn stream(&self, r: StreamRef) -> Option<&Stream> {
-        let slot = self.files.get(&r.file)?.slots.get(r.slot as usize)?;
+        let slot = self.files.get(r.file)?.slots.get(r.slot as usize)?;
         (slot.used && slot.epoch == r.epoch).then_some(&slot.stream)
     }
 
@@ -153,7 +223,7 @@ impl Zfetch {
     /// memory). In-flight prefetches of it still lower `io_active` in
     /// [`Zfetch::io_done`].
     pub fn forget_file(&mut self, file: u32) {
-        self.files.remove(&file);
+        self.files.remove(file);
     }
 
     /// `dmu_zfetch_prepare`: account the demand access to blocks
@@ -197,7 +267,7 @@ impl Zfetch {
         {
             return None;
         }
-        let fs = self.files.entry(file).or_default();
+        let fs = self.files.entry(file);
         fs.maxblkid = info.maxblkid;
         if g.has_reorder() {
             self.prepare_reorder(file, blkid, nblks, fetch_data, now_ns, dbs, out)
@@ -219,7 +289,7 @@ impl Zfetch {
         let cfg = self.cfg;
         let g = cfg.generation;
         let io_active = self.stats.io_active;
-        let fs = self.files.get_mut(&file)?;
+        let fs = self.files.get_mut(file)?;
         let mut found = None;
         for (pos, &s) in fs.list.iter().enumerate() {
             let zb = fs.slots[s as usize].stream.blkid;
@@ -290,7 +360,7 @@ impl Zfetch {
         let io_active = self.stats.io_active;
         let now = now_secs(now_ns);
         let end_access = blkid + nblks;
-        let fs = self.files.get_mut(&file)?;
+        let fs = self.files.get_mut(file)?;
         let maxblkid = fs.maxblkid;
         let mut found = None;
         for &s in &fs.list {
@@ -403,7 +473,7 @@ impl Zfetch {
     /// `blkid`; bumps `max_streams` when none is available.
     fn create_stream(&mut self, file: u32, blkid: u64, now_ns: u64, dbs: u32) {
         let cfg = self.cfg;
-        let Some(fs) = self.files.get_mut(&file) else {
+        let Some(fs) = self.files.get_mut(file) else {
             return;
         };
         let g = cfg.generation;
@@ -508,7 +578,7 @@ impl Zfetch {
     pub fn run(&mut self, stream: StreamRef, missed: bool, out: &mut Vec<PrefetchIo>) {
         let cfg = self.cfg;
         let g = cfg.generation;
-        let Some(fs) = self.files.get_mut(&stream.file) else {
+        let Some(fs) = self.files.get_mut(stream.file) else {
             return;
         };
         let Some(s) = fs.slot_of(stream) else {
@@ -581,7 +651,7 @@ impl Zfetch {
         debug_assert!(self.stats.io_active > 0, "io_done without a matching run");
         self.stats.io_active = self.stats.io_active.saturating_sub(1);
         let ramp = self.cfg.generation >= Generation::Ramp;
-        let Some(fs) = self.files.get_mut(&r.file) else {
+        let Some(fs) = self.files.get_mut(r.file) else {
             return;
         };
         let Some(s) = fs.slot_of(r) else {
