@@ -112,6 +112,16 @@ impl ZfsArc {
         self.arc.stats()
     }
 
+    /// Heap bytes of the model, its prefetcher and the replay's own queues.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.arc.heap_bytes()
+            + self.zfetch.as_ref().map_or(0, Zfetch::heap_bytes)
+            + self.ios.capacity() * size_of::<PrefetchIo>()
+            + self.inflight.capacity() * size_of::<(u64, PrefetchIo)>()
+            + self.files.capacity() * (size_of::<(u32, FileInfo)>() + 1)
+    }
+
     /// zfetchstats, when prefetch is on.
     pub fn zfetch_stats(&self) -> Option<ZfetchStats> {
         self.zfetch.as_ref().map(Zfetch::stats)

@@ -167,7 +167,7 @@ impl Runner {
             Engine::Zfs(z) => {
                 let s = z.stats();
                 let tracked = s.hash_elements as usize;
-                (tracked, 0, Some(Box::new(s)), z.zfetch_stats())
+                (tracked, z.heap_bytes(), Some(Box::new(s)), z.zfetch_stats())
             }
         };
         JobResult {

@@ -170,12 +170,11 @@ pub struct ArcCache {
     pub(super) idle_jumps: u64,
 }
 
-/// Headers to reserve room for: like `buf_init`, physical memory divided by
-/// `zfs_arc_average_blocksize` (8 KiB), capped at 64 Ki entries (the table
-/// still grows past that on demand).
-fn hash_reserve(allmem: u64) -> usize {
-    (allmem / 8192).clamp(1 << 10, 1 << 16) as usize
-}
+/// Headers to reserve room for at first. The kernel sizes its hash table
+/// from physical memory (`buf_init`), but the model's table only has to hold
+/// the headers the trace creates: it starts small and doubles as they come,
+/// so memory follows the trace, not the RAM or the cap the user gives.
+const HASH_RESERVE: usize = 1 << 10;
 
 impl ArcCache {
     /// Build the engine: limits from [`mod@crate::limits`], `c` at `c_min` (2.0+)
@@ -229,8 +228,8 @@ impl ArcCache {
             b: cfg.behaviour,
             os: cfg.os,
             host: cfg.host,
-            ix: Index::with_capacity(hash_reserve(l.allmem_bytes)),
-            atime: Vec::with_capacity(hash_reserve(l.allmem_bytes)),
+            ix: Index::with_capacity(HASH_RESERVE),
+            atime: Vec::with_capacity(HASH_RESERVE),
             lists: [List::default(); 10],
             sz: [[0; 2]; 6],
             anon_hdrs: 0,
@@ -312,6 +311,18 @@ impl ArcCache {
     /// Idle stretches jumped at once so far.
     pub fn idle_jumps(&self) -> u64 {
         self.idle_jumps
+    }
+
+    /// Heap bytes the model holds: the header table and slab (resident and
+    /// ghost headers), the per-header access ticks, the I/O and dirty queues
+    /// and the held-buffer map (its entries at their payload size).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.ix.heap_bytes()
+            + self.atime.capacity() * size_of::<u32>()
+            + self.io.capacity() * size_of::<(u64, u32, u64)>()
+            + self.dirty.capacity() * size_of::<(u32, u64)>()
+            + self.holds.capacity() * size_of::<(u32, u32)>()
     }
 
     /// Current target `c`.

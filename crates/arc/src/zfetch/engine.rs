@@ -195,6 +195,22 @@ impl Zfetch {
         &mut self.cfg
     }
 
+    /// Heap bytes of the files' stream states and their index.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let f = &self.files;
+        f.states.capacity() * size_of::<FileState>()
+            + f.states
+                .iter()
+                .map(|s| {
+                    s.slots.capacity() * size_of::<Slot>()
+                        + (s.list.capacity() + s.free.capacity()) * size_of::<u16>()
+                })
+                .sum::<usize>()
+            + f.index.capacity() * (size_of::<(u32, u32)>() + 1)
+            + f.free.capacity() * size_of::<u32>()
+    }
+
     /// The zfetchstats counters (`io_active` is the current value).
     pub fn stats(&self) -> ZfetchStats {
         self.stats
