@@ -6,6 +6,8 @@
 #   bash bench/run.sh            # zipf and zipf+scan, 5 M requests each
 #   bash bench/run.sh --quick    # 1 M requests, for a smoke test
 #
+# Then bench/zfs_speed.py: the ZFS model on the realistic trace of issue 16.
+#
 # Needs: python3 (a venv with libcachesim 0.3.5 is created in /tmp/lcs-venv),
 # and ../shared beside the repository (or ARCLAB_SHARED).
 set -euo pipefail
@@ -20,4 +22,7 @@ if ! "$venv/bin/python" -c 'import libcachesim, numpy' 2>/dev/null; then
   "$venv/bin/pip" install -q libcachesim==0.3.5 numpy
 fi
 (cd "$root" && cargo build --release -q -p arclab)
-exec "$venv/bin/python" "$here/vs_libcachesim.py" --arclab "$root/target/release/arclab" --oracle "$shared/tools/libcachesim-oracle.py" "$@"
+"$venv/bin/python" "$here/vs_libcachesim.py" --arclab "$root/target/release/arclab" --oracle "$shared/tools/libcachesim-oracle.py" "$@"
+# The ZFS model on the realistic byte-mode trace of issue 16 (generated once).
+echo
+exec "$venv/bin/python" "$here/zfs_speed.py" --arclab "$root/target/release/arclab" --oracle "$shared/tools/libcachesim-oracle.py"

@@ -378,8 +378,17 @@ impl Zfetch {
         let end_access = blkid + nblks;
         let fs = self.files.get_mut(file)?;
         let maxblkid = fs.maxblkid;
+        let window = ((cfg.max_reorder >> dbs) as u64 + 1).min(u64::from(u16::MAX));
+        // Every match below (exact, +1, reorder window, overlap, past) needs
+        // a stream within `window + nblks` blocks of the access. A random read
+        // usually has none: one branch-free pass over the positions then
+        // stands for both searches and their unpredictable branches.
+        let reach = window + nblks;
+        let near = fs.list.iter().fold(false, |any, &s| {
+            any | (blkid.abs_diff(fs.slots[s as usize].stream.blkid) <= reach)
+        });
         let mut found = None;
-        for &s in &fs.list {
+        for &s in fs.list.iter().filter(|_| near) {
             let zb = fs.slots[s as usize].stream.blkid;
             if blkid == zb {
                 found = Some(Found::Hit(s as usize, blkid, nblks));
@@ -389,8 +398,7 @@ impl Zfetch {
                 break;
             }
         }
-        if found.is_none() {
-            let window = ((cfg.max_reorder >> dbs) as u64 + 1).min(u64::from(u16::MAX));
+        if near && found.is_none() {
             let t = now.wrapping_sub(cfg.max_sec_reap);
             for &s in &fs.list {
                 let zs = &mut fs.slots[s as usize].stream;
