@@ -403,6 +403,39 @@ mod tests {
     }
 
     #[test]
+    fn prefetch_reads_form_runs_of_consecutive_blocks() {
+        let b = 128 << 10;
+        let mut p = PrefetchReads::default();
+        // Two streams interleaved (files 1 and 2): two runs of 4.
+        for i in 0..4 {
+            p.note(1, 0, 100 + i, b);
+            p.note(2, 0, 500 + i, b);
+        }
+        // A gap in file 1 starts a new run; an L1 block is its own level.
+        p.note(1, 0, 110, b);
+        p.note(1, 1, 104, b);
+        assert_eq!((p.reads, p.bytes), (10, 10 * u64::from(b)));
+        assert_eq!(p.runs(), vec![(b, 1, 2), (b, 4, 2)]);
+        // The warm-up ends: counts restart, a run in progress goes on and
+        // counts only what follows.
+        p.restart();
+        p.note(2, 0, 504, b);
+        p.note(2, 0, 505, b);
+        assert_eq!((p.reads, p.runs()), (2, vec![(b, 2, 1)]));
+        // Sixteen more streams: the four runs extended longest ago are
+        // closed (file 1's three, empty since the restart, and file 2's
+        // two), and the runs still hold every read once; file 2 then starts
+        // over, closing the oldest of the sixteen.
+        for f in 10..26 {
+            p.note(f, 0, 0, b);
+        }
+        assert_eq!(p.open.len(), OPEN_RUNS);
+        assert_eq!(p.runs(), vec![(b, 1, 16), (b, 2, 1)]);
+        p.note(2, 0, 506, b);
+        assert_eq!(p.runs(), vec![(b, 1, 16 + 1), (b, 2, 1)]);
+    }
+
+    #[test]
     fn large_keys_are_hashed_into_block_space() {
         let k = 1u64 << 50;
         assert!(ZfsArc::blkid_of(k) <= BLKID_MASK);

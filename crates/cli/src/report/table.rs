@@ -66,7 +66,7 @@ pub(crate) fn is_verdict_row(report: &Report, row: &Row) -> bool {
 pub(crate) const MARK_NOTE: &str = "*: the row the verdict discusses";
 
 /// What the read columns count, as the text and Markdown tables say it.
-pub(crate) const READS_NOTE: &str = "dmiss/s: demand reads that missed the ARC and went to the disk, per second (arcstat's dmis; a demand read of a block a prefetch is still reading is not one); × compares these;\ndisk rd/s: every read sent to the pool, per second: the demand misses plus the prefetch reads that missed the ARC; disk busy is the time these take";
+pub(crate) const READS_NOTE: &str = "dmiss/s: demand misses, demand reads that went to the disk (arcstat's dmis; × compares these);\ndisk rd/s: every read sent to the pool, demand misses + prefetch reads that missed the ARC; disk busy prices these";
 
 /// The human table: one row per run; the verdict's row has `* ` before its cap.
 pub(crate) fn human(report: &Report) -> Table {
