@@ -26,6 +26,12 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// What a cap on zfs_arc_max (or prefetch off) will cost, and what it buys.
+    ///
+    /// One row per cap. dmiss/s (JSON `misses_per_sec`) counts demand misses:
+    /// demand reads that went to the disk, as arcstat's `dmis` counts them.
+    /// disk rd/s (`disk_reads_per_sec`) adds the prefetch reads that missed
+    /// the ARC, which load the disk too; disk busy is the time all of them
+    /// take on --device.
     Whatif(cmd::whatif::WhatifArgs),
     /// The built-in workloads and scenarios (`show NAME` prints one's TOML).
     Workloads(cmd::workloads::WorkloadsArgs),

@@ -77,6 +77,21 @@ fn default_run_tells_the_blogs_story() {
         let busy = f(r, "disk_busy_ratio");
         assert!((0.0..=1.0).contains(&busy));
         assert!(f(r, "pressure_deficit_byte_seconds") >= 0.0);
+        // Prefetch is on and homelab's scans are prefetched: the disk reads
+        // are the demand misses plus the prefetcher's, more than the misses.
+        assert!(f(r, "disk_reads_per_sec") > f(r, "misses_per_sec"), "{r}");
+        assert!(
+            f(r, "disk_bytes_per_sec") > f(r, "miss_bytes_per_sec"),
+            "{r}"
+        );
+        // The default ssd merges nothing of 128 KiB (limit 128 KiB): one
+        // I/O per disk read of a 128 KiB block, fewer only for the
+        // database's 16 KiB pages.
+        assert!(
+            f(r, "disk_ios_per_sec") <= f(r, "disk_reads_per_sec") + 1e-9,
+            "{r}"
+        );
+        assert!(f(r, "disk_ios_per_sec") >= f(r, "misses_per_sec"), "{r}");
     }
     assert!(v["verdict"].as_str().unwrap().contains("misses rise"));
 }
@@ -122,6 +137,9 @@ fn csv_and_markdown_shapes() {
         "hit_ratio",
         "misses_per_sec",
         "miss_multiplier",
+        "disk_reads_per_sec",
+        "disk_bytes_per_sec",
+        "disk_ios_per_sec",
         "mean_size_bytes",
         "peak_size_bytes",
         "disk_busy_ratio",
@@ -475,13 +493,20 @@ fn a_trace_through_whatif_matches_sim() {
 
 #[test]
 fn a_saturated_disk_still_tells_caps_apart_and_a_pool_shares_the_load() {
-    // One 7200 rpm disk: every cap saturates it, but what the misses would
-    // need grows as the cap falls, and equals the formula on the row's own
-    // misses (8 ms per read + bytes at 150 MB/s).
+    // One 7200 rpm disk: every cap saturates it, but what the disk reads
+    // would need grows as the cap falls, and equals the formula on the row's
+    // own I/Os and bytes (8 ms per I/O + bytes at 150 MB/s). The I/Os are
+    // the demand misses plus the prefetch reads merged up to 1 MiB: at least
+    // the misses, at most the disk reads.
     let one = run_json(&["--caps", "4G,8G,default", "--device", "hdd"]);
     let mut need = Vec::new();
     for r in rows(&one) {
-        let expect = f(r, "misses_per_sec") * 8e-3 + f(r, "miss_bytes_per_sec") / 150e6;
+        let ios = f(r, "disk_ios_per_sec");
+        assert!(
+            ios >= f(r, "misses_per_sec") && ios < f(r, "disk_reads_per_sec"),
+            "{r}"
+        );
+        let expect = ios * 8e-3 + f(r, "disk_bytes_per_sec") / 150e6;
         assert!((f(r, "disk_demand_ratio") - expect).abs() < 1e-9, "{r}");
         assert_eq!(r["disk_saturated"], expect > 1.0);
         need.push(f(r, "disk_demand_ratio"));
@@ -491,8 +516,10 @@ fn a_saturated_disk_still_tells_caps_apart_and_a_pool_shares_the_load() {
     // and six disks share the reads.
     let pool = run_json(&["--caps", "4G,8G,default", "--device", "6xhdd:qd8"]);
     for (a, b) in rows(&one).iter().zip(rows(&pool)) {
+        // Rotating too: the same merging, the same I/Os.
+        assert_eq!(a["disk_ios_per_sec"], b["disk_ios_per_sec"]);
         let expect =
-            (f(a, "misses_per_sec") * 8e-3 / 2.0 + f(a, "miss_bytes_per_sec") / 150e6) / 6.0;
+            (f(a, "disk_ios_per_sec") * 8e-3 / 2.0 + f(a, "disk_bytes_per_sec") / 150e6) / 6.0;
         assert!((f(b, "disk_demand_ratio") - expect).abs() < 1e-9, "{b}");
     }
     let text = common::ok(&["whatif", "--caps", "4G,default", "--device", "hdd"]);

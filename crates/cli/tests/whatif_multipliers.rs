@@ -52,4 +52,27 @@ fn prefetch_off_is_compared_with_prefetch_on_and_with_its_own_default() {
         "{own}\n{verdict}"
     );
     assert!(!verdict.contains("its default)"), "{verdict}");
+    // Issue 11: prefetch off issues no prefetch reads, so its disk reads are
+    // its demand misses; prefetch on adds the prefetcher's reads to its
+    // own. The sentence gives both rows' disk reads as the table prints them.
+    let d = |r: &Value| r["disk_reads_per_sec"].as_f64().unwrap();
+    for r in rows.iter().filter(|r| r["prefetch"] == false) {
+        assert_eq!(d(r), m(r), "{r}");
+    }
+    assert!(d(on) > m(on), "{on}");
+    let rate = |v: f64| {
+        if v < 10.0 {
+            format!("{v:.1}")
+        } else if v < 1000.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{:.1} k", v / 1e3)
+        }
+    };
+    let want = format!(
+        "demand misses/s ({} disk reads/s against {}/s)",
+        rate(d(off)),
+        rate(d(on))
+    );
+    assert!(verdict.contains(&want), "{want}\n{verdict}");
 }

@@ -167,7 +167,7 @@ fn default_verdict_states_the_rows_numbers() {
         close("hit ratio capped", q, 0.005, h1);
         // Misses rising is the same news as a falling hit ratio: not "but".
         if fell {
-            assert!(rest.starts_with(" % and misses"), "{rest}");
+            assert!(rest.starts_with(" % and demand misses"), "{rest}");
         }
         rest
     };
@@ -177,6 +177,21 @@ fn default_verdict_states_the_rows_numbers() {
         close("× default", m, if mult >= 10.0 { 0.5 } else { 0.05 }, mult);
         let (r, tol) = rate(after(rest, "× to "));
         close("misses/s", r, tol, f(row, "misses_per_sec"));
+    }
+    // "which with the prefetcher's reads, D disk reads/s in all, keeps …":
+    // said exactly when the disk reads print differently from the misses.
+    let disk = f(row, "disk_reads_per_sec");
+    let sentence = s.split(". ").next().unwrap();
+    match sentence.split_once("with the prefetcher's reads, ") {
+        Some((_, rest)) => {
+            let (d, tol) = rate(rest);
+            close("disk reads/s", d, tol, disk);
+            assert!(disk > f(row, "misses_per_sec"), "{row}");
+        }
+        None => assert!(
+            (disk - f(row, "misses_per_sec")).abs() < 0.5,
+            "prefetch reads not said: {sentence}"
+        ),
     }
     // "busy X % of the time (uncapped: U %)": the table's rounding.
     let (x, said) = busy(s);

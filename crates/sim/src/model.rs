@@ -22,12 +22,22 @@
 //! [`block_key`]s, so each file gets its own prefetch streams and block size,
 //! and level-1 keys are indirect (metadata) blocks, which the prefetcher
 //! does not see as data reads.
+//!
+//! ## The prefetcher's disk reads
+//!
+//! A prefetch read that misses the ARC is a disk read of the block (arc.c:
+//! `arc_read` takes the miss path and issues one `zio_read` of the block's
+//! size, counted as `prefetch_data_misses`/`prefetch_metadata_misses`); one
+//! that hits, or finds the block already being read (an `iohit`), issues
+//! none. [`ZfsArc::prefetch_reads`] counts them, and the runs they form:
+//! reads of consecutive blocks of one file and level, which the pool can
+//! merge into one I/O (`whatif::device`).
 
 use arclab_arc::model::{ArcCache, ArcConfig, ArcStats, Outcome, ReadFlags};
 use arclab_arc::slab::hash_key;
 use arclab_arc::zfetch::{FileInfo, PrefetchIo, Zfetch, ZfetchConfig, ZfetchStats};
 use arclab_arc::{Kind, Op, Request, block_key, key_blkid, key_file, key_level};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// Block ids of a [`block_key`] are 40 bits wide.
 const BLKID_MASK: u64 = (1 << 40) - 1;
@@ -37,6 +47,98 @@ const UNBOUNDED_MAXBLKID: u64 = BLKID_MASK;
 
 /// Indirect (L1) blocks are 128 KiB (`indblkshift` 17).
 const INDIRECT_BLOCK_BYTES: u32 = 128 << 10;
+
+/// How many runs of consecutive prefetch reads [`PrefetchReads`] follows at
+/// once (one per stream being read; the one extended longest ago is closed
+/// when another starts).
+const OPEN_RUNS: usize = 16;
+
+/// A run of prefetch reads of consecutive blocks still being extended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OpenRun {
+    file: u32,
+    level: u8,
+    /// The block that would extend the run.
+    next: u64,
+    block_bytes: u32,
+    /// Blocks in the run (since the last [`PrefetchReads::restart`]).
+    blocks: u64,
+    /// When it was last extended (a count of notes).
+    touched: u64,
+}
+
+/// The reads the prefetcher sent to the pool: every prefetch read that
+/// missed the ARC (see the module docs), and the runs of consecutive blocks
+/// of one file and level they form, in the order they were issued.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrefetchReads {
+    /// Prefetch reads that missed the ARC: one disk read each.
+    pub reads: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Closed runs: `(block bytes, blocks)` → how many.
+    closed: BTreeMap<(u32, u64), u64>,
+    open: Vec<OpenRun>,
+    notes: u64,
+}
+
+impl PrefetchReads {
+    /// One prefetch read that missed: block `blkid` of `file` at `level`.
+    fn note(&mut self, file: u32, level: u8, blkid: u64, block_bytes: u32) {
+        self.reads += 1;
+        self.bytes += u64::from(block_bytes);
+        self.notes += 1;
+        let now = self.notes;
+        if let Some(r) = self.open.iter_mut().find(|r| {
+            r.file == file && r.level == level && r.next == blkid && r.block_bytes == block_bytes
+        }) {
+            r.next = blkid.wrapping_add(1);
+            r.blocks += 1;
+            r.touched = now;
+            return;
+        }
+        let run = OpenRun {
+            file,
+            level,
+            next: blkid.wrapping_add(1),
+            block_bytes,
+            blocks: 1,
+            touched: now,
+        };
+        if self.open.len() < OPEN_RUNS {
+            self.open.push(run);
+        } else if let Some(oldest) = self.open.iter_mut().min_by_key(|r| r.touched) {
+            let old = std::mem::replace(oldest, run);
+            if old.blocks > 0 {
+                *self
+                    .closed
+                    .entry((old.block_bytes, old.blocks))
+                    .or_default() += 1;
+            }
+        }
+    }
+
+    /// Every run so far, the open ones included: `(block bytes, blocks,
+    /// how many runs of that shape)`, in block size and length order.
+    pub fn runs(&self) -> Vec<(u32, u64, u64)> {
+        let mut all = self.closed.clone();
+        for r in self.open.iter().filter(|r| r.blocks > 0) {
+            *all.entry((r.block_bytes, r.blocks)).or_default() += 1;
+        }
+        all.into_iter().map(|((b, n), c)| (b, n, c)).collect()
+    }
+
+    /// Count from zero again (the end of a warm-up). A run in progress goes
+    /// on, counting only the blocks read from now on.
+    pub fn restart(&mut self) {
+        self.reads = 0;
+        self.bytes = 0;
+        self.closed.clear();
+        for r in &mut self.open {
+            r.blocks = 0;
+        }
+    }
+}
 
 /// What to build: the ARC's configuration and whether prefetch runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +165,7 @@ pub struct ZfsArc {
     last_file: Option<(u32, FileInfo)>,
     block_keys: bool,
     latency_ns: u64,
+    disk: PrefetchReads,
 }
 
 impl ZfsArc {
@@ -94,6 +197,7 @@ impl ZfsArc {
             last_file: None,
             block_keys: spec.block_keys,
             latency_ns,
+            disk: PrefetchReads::default(),
         }
     }
 
@@ -125,6 +229,17 @@ impl ZfsArc {
     /// zfetchstats, when prefetch is on.
     pub fn zfetch_stats(&self) -> Option<ZfetchStats> {
         self.zfetch.as_ref().map(Zfetch::stats)
+    }
+
+    /// The prefetcher's reads that missed the ARC, and their runs.
+    pub fn prefetch_reads(&self) -> &PrefetchReads {
+        &self.disk
+    }
+
+    /// Count the prefetcher's disk reads from zero again (see
+    /// [`PrefetchReads::restart`]).
+    pub fn restart_prefetch_reads(&mut self) {
+        self.disk.restart();
     }
 
     /// Map a trace key onto a data block of file 0.
@@ -211,7 +326,9 @@ impl ZfsArc {
                 prescient: io.prescient,
                 uncached: false,
             };
-            let _ = self.arc.access_with(&req, flags);
+            if let Outcome::Miss { .. } = self.arc.access_with(&req, flags) {
+                self.disk.note(io.file, io.level, io.blkid, size);
+            }
             if io.stream.is_some() {
                 self.inflight.push_back((now + self.latency_ns, io));
             }
@@ -293,6 +410,39 @@ mod tests {
         }
         assert!(misses < 10, "misses: {misses}");
         assert!(z.zfetch_stats().unwrap().hits > 380);
+    }
+
+    #[test]
+    fn prefetch_reads_form_runs_of_consecutive_blocks() {
+        let b = 128 << 10;
+        let mut p = PrefetchReads::default();
+        // Two streams interleaved (files 1 and 2): two runs of 4.
+        for i in 0..4 {
+            p.note(1, 0, 100 + i, b);
+            p.note(2, 0, 500 + i, b);
+        }
+        // A gap in file 1 starts a new run; an L1 block is its own level.
+        p.note(1, 0, 110, b);
+        p.note(1, 1, 104, b);
+        assert_eq!((p.reads, p.bytes), (10, 10 * u64::from(b)));
+        assert_eq!(p.runs(), vec![(b, 1, 2), (b, 4, 2)]);
+        // The warm-up ends: counts restart, a run in progress goes on and
+        // counts only what follows.
+        p.restart();
+        p.note(2, 0, 504, b);
+        p.note(2, 0, 505, b);
+        assert_eq!((p.reads, p.runs()), (2, vec![(b, 2, 1)]));
+        // Sixteen more streams: the four runs extended longest ago are
+        // closed (file 1's three, empty since the restart, and file 2's
+        // two), and the runs still hold every read once; file 2 then starts
+        // over, closing the oldest of the sixteen.
+        for f in 10..26 {
+            p.note(f, 0, 0, b);
+        }
+        assert_eq!(p.open.len(), OPEN_RUNS);
+        assert_eq!(p.runs(), vec![(b, 1, 16), (b, 2, 1)]);
+        p.note(2, 0, 506, b);
+        assert_eq!(p.runs(), vec![(b, 1, 16 + 1), (b, 2, 1)]);
     }
 
     #[test]

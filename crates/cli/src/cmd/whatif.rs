@@ -40,6 +40,8 @@ const SERIES_POINTS: u64 = 400;
 /// With no arguments: the built-in `homelab` workload and scenario (31.24 GiB
 /// of RAM, ~22,000 ARC reads/s, bursts of containers' memory demand), one
 /// row per cap: default, 16G, 12G, 8G, 4G. Sizes are binary (8G = 8 GiB).
+/// (The `--help` text is the `Whatif` variant's doc in main.rs: what
+/// dmiss/s and disk rd/s count.)
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
     arclab whatif\n  \

@@ -79,13 +79,18 @@ pub(crate) fn render(report: &Report) -> Result<String> {
         },
     ));
     h.push_str(&format!(
-        "<p class=\"note\">* and the highlighted row: the cap the verdict discusses. gave back: the most the ARC returned in one burst of memory demand, and how long that took. \
+        "<p class=\"note\">* and the highlighted row: the cap the verdict discusses. {}. gave back: the most the ARC returned in one burst of memory demand, and how long that took. \
          deficit: memory the host wanted but could not have yet, integrated over time. \
-         disk busy: {}; above 100 % the pool is saturated and the figure is what the misses would need.</p>\n",
-        escape(&report.device.formula())
+         disk busy: {}; {}; above 100 % the pool is saturated and the figure is what the disk reads would need.</p>\n",
+        escape(table::READS_NOTE),
+        escape(&report.device.formula()),
+        escape(&report.device.io_rule())
     ));
-    h.push_str("<h2>Misses against the cap</h2>\n");
-    h.push_str(&inline_svg(&misses, "misses per second against the cap"));
+    h.push_str("<h2>Demand misses against the cap</h2>\n");
+    h.push_str(&inline_svg(
+        &misses,
+        "demand misses per second against the cap",
+    ));
     h.push_str("<h2>ARC size and memory pressure over time</h2>\n");
     h.push_str(&inline_svg(
         &timeline,
@@ -149,7 +154,10 @@ mod tests {
         assert!(sim.contains("The ARC of OpenZFS 2.3 on linux"), "{sim}");
         assert!(sim.contains("leave out the first 60 s"), "{sim}");
         assert!(
-            not.contains("The pool: busy time is misses/s × latency + miss bytes/s ÷ bandwidth"),
+            not.contains(
+                "The pool: busy time is I/Os/s × latency + disk bytes/s ÷ bandwidth on ssd \
+                 (100 µs + 500 MB/s), for every disk read (demand misses and prefetch reads"
+            ),
             "{not}"
         );
         assert!(not.contains("ssd (100 µs + 500 MB/s)"), "{not}");

@@ -2,7 +2,7 @@
 //! into SVG (a string) or PNG (bytes), both written through `arclab-io`'s
 //! atomic writer:
 //!
-//! - `misses`: misses per second against the cap (`c_max`), one line per
+//! - `misses`: demand misses per second against the cap (`c_max`), one line per
 //!   policy / version / prefetch group;
 //! - `timeline`: the ARC's size (solid) and target `c` (dashed, darker, drawn
 //!   on top) over time, one colour per cap of the first group, the warm-up
@@ -157,7 +157,7 @@ fn draw_misses<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("zfs_arc_max / capacity (GiB)")
-        .y_desc("misses/s")
+        .y_desc("demand misses/s")
         .light_line_style(LIGHT)
         .x_label_formatter(&|v| format!("{v:.0}"))
         .y_label_formatter(&|v| tick(*v))

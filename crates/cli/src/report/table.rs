@@ -65,6 +65,9 @@ pub(crate) fn is_verdict_row(report: &Report, row: &Row) -> bool {
 /// What the `*` before a cap means.
 pub(crate) const MARK_NOTE: &str = "*: the row the verdict discusses";
 
+/// What the read columns count, as the text and Markdown tables say it.
+pub(crate) const READS_NOTE: &str = "dmiss/s: demand misses, demand reads that went to the disk (arcstat's dmis; × compares these);\ndisk rd/s: every read sent to the pool, demand misses + prefetch reads that missed the ARC; disk busy prices these";
+
 /// The human table: one row per run; the verdict's row has `* ` before its cap.
 pub(crate) fn human(report: &Report) -> Table {
     let v = varying(&report.rows);
@@ -83,12 +86,13 @@ pub(crate) fn human(report: &Report) -> Table {
         "mean size",
         "peak size",
         "hit ratio",
-        "misses/s",
+        "dmiss/s",
         if every_group_has_default(&report.rows) {
             "× default"
         } else {
             "× largest cap"
         },
+        "disk rd/s",
         "disk busy",
         "gave back",
         "within",
@@ -129,6 +133,7 @@ pub(crate) fn human(report: &Report) -> Table {
             percent(r.hit_ratio),
             rate(r.misses_per_sec),
             multiplier(r.miss_multiplier),
+            rate(r.disk_reads_per_sec),
             busy(r),
             format_bytes(r.giveback_bytes),
             seconds(r.giveback_seconds),
@@ -171,9 +176,10 @@ pub(crate) fn header_lines(report: &Report) -> Vec<String> {
     }
     lines.push(host);
     lines.push(format!(
-        "disk model {}: busy = {}",
+        "disk model {}: busy = {}; {}",
         report.device.describe(),
-        report.device.formula()
+        report.device.formula(),
+        report.device.io_rule()
     ));
     if let Some(s) = &report.sampling {
         lines.push(s.clone());
@@ -204,7 +210,7 @@ pub(crate) fn multiplier_note(report: &Report) -> String {
         same.push("prefetch setting");
     }
     format!(
-        ";\n× {head}: misses/s against the {base} with the same {}, not across them",
+        ";\n× {head}: dmiss/s against the {base} with the same {}, not across them",
         same.join(" and ")
     )
 }
@@ -217,6 +223,8 @@ pub(crate) fn to_text(report: &Report) -> String {
     s.push('\n');
     s.push_str(MARK_NOTE);
     s.push_str(&multiplier_note(report));
+    s.push_str(";\n");
+    s.push_str(READS_NOTE);
     s.push_str(";\ngave back: the most the ARC returned in one burst of memory demand, and how long that took;\ndeficit: memory the host wanted but could not have yet, integrated over time.\n\n");
     s.push_str(&wrap(&report.verdict, 78));
     s.push('\n');
@@ -234,6 +242,8 @@ pub(crate) fn to_markdown(report: &Report) -> String {
     s.push('\n');
     s.push_str(MARK_NOTE);
     s.push_str(&multiplier_note(report));
+    s.push_str(";\n");
+    s.push_str(READS_NOTE);
     s.push_str(".\n\n");
     s.push_str(&report.verdict);
     s.push('\n');
@@ -259,6 +269,9 @@ pub(crate) fn machine(report: &Report) -> Table {
         "misses_per_sec",
         "miss_bytes_per_sec",
         "miss_multiplier",
+        "disk_reads_per_sec",
+        "disk_bytes_per_sec",
+        "disk_ios_per_sec",
         "mean_size_bytes",
         "peak_size_bytes",
         "disk_busy_ratio",
@@ -285,6 +298,9 @@ pub(crate) fn machine(report: &Report) -> Table {
             format!("{:.3}", r.misses_per_sec),
             format!("{:.0}", r.miss_bytes_per_sec),
             opt(r.miss_multiplier),
+            format!("{:.3}", r.disk_reads_per_sec),
+            format!("{:.0}", r.disk_bytes_per_sec),
+            format!("{:.3}", r.disk_ios_per_sec),
             format!("{:.0}", r.mean_size_bytes),
             r.peak_size_bytes.to_string(),
             format!("{:.6}", r.disk_busy_ratio),

@@ -1,17 +1,44 @@
-//! The pool behind the ARC: how much of its time the misses keep it busy.
+//! The pool behind the ARC: how much of its time the disk reads keep it
+//! busy.
 //!
-//! A miss is one read that goes to the pool. Each read costs a disk its
-//! access latency plus its bytes at the disk's sequential bandwidth; a pool
-//! of `disks` disks that each keep `queue_depth` reads queued serves them
-//! in parallel:
+//! **What reads the pool.** Every read that misses the ARC: the demand
+//! misses (`misses/s`, arcstat's `dmis`) and the prefetch reads that missed
+//! (`prefetch_data_misses + prefetch_metadata_misses`); together they are
+//! `disk reads/s`. A prefetch read that hits the ARC, and a demand read of a
+//! block a prefetch is still reading (an `iohit`), read nothing (arc.c,
+//! `arc_read`). Each disk read is one I/O unless merged (below); each I/O
+//! costs a disk its access latency, and every byte costs its transfer at the
+//! disk's sequential bandwidth. A pool of `disks` disks that each keep
+//! `queue_depth` reads queued serves them in parallel:
 //!
-//! `disk_busy_ratio = (misses/s × latency ÷ gain(queue_depth) + miss bytes/s ÷ bandwidth) ÷ disks`
+//! `disk_busy_ratio = (I/Os/s × latency ÷ gain(queue_depth) + disk bytes/s ÷ bandwidth) ÷ disks`
 //!
 //! a fraction of the pool's device time per second. Above 1 the pool cannot
 //! keep up: the row is flagged saturated and the uncapped ratio
-//! (`disk_demand_ratio`, "137 % (saturated)") still tells caps apart.
+//! (`disk_demand_ratio`, "137 % (saturated)", the load the reads put on the
+//! pool, not a count of demand reads) still tells caps apart.
 //!
-//! What the model assumes:
+//! **Merging.** ZFS merges queued reads of adjacent blocks into one I/O of
+//! up to `zfs_vdev_aggregation_limit` bytes: 1 MiB on rotating media,
+//! `zfs_vdev_aggregation_limit_non_rotating` = 128 KiB on flash
+//! (vdev_queue.c, 2.2 and 2.3 defaults; [`AGGREGATION_LIMIT`],
+//! [`AGGREGATION_LIMIT_NON_ROTATING`]). The model applies it to the
+//! prefetcher's reads only, by a stated rule: the prefetch reads that missed
+//! form runs of consecutive blocks of one file and level (a stream's reads,
+//! in the order issued; [`crate::model::PrefetchReads`]), and a run of `n`
+//! blocks of `b` bytes costs `⌈n ÷ max(1, ⌊limit ÷ b⌋)⌉` I/Os
+//! ([`merged_ios`]): 128 KiB blocks go 8 to an I/O on a rotating disk and
+//! one to an I/O on flash (two 128 KiB reads span 256 KiB, over the
+//! limit). It assumes consecutive blocks of a file lie next to each other
+//! on disk (written in order) and that a stream's reads wait in the queue
+//! together, as they do when the pool is what the stream waits for; a
+//! cached block inside a run splits it (ZFS bridges gaps of up to
+//! `zfs_vdev_read_gap_limit` = 32 KiB, which smaller blocks could cross).
+//! Demand misses are never merged: a reader waits for each before issuing
+//! the next, so they do not queue together, and random ones are not
+//! adjacent.
+//!
+//! What else the model assumes:
 //!
 //! * **Disks** — every disk that can serve a read: all sides of a mirror,
 //!   the data disks of a raidz vdev (a raidz read of one block touches one
@@ -24,13 +51,10 @@
 //!   elevator rule of thumb: ~3× the IOPS at 32 queued). Flash overlaps
 //!   them inside the device: `gain = min(queue_depth, 32)`. Transfer time
 //!   never overlaps.
-//! * **No read-ahead merging of demand misses**: random misses are not
-//!   adjacent. Prefetch reads (sequential, merged by ZFS up to
-//!   `zfs_vdev_aggregation_limit`) are not in `misses/s`.
 //! * **No queueing delay**: utilisation only, not latency under load.
 //!
 //! One disk with one read queued (`ssd`, `hdd`, `nvme` as they are) is the
-//! simple model: `misses/s × latency + miss bytes/s ÷ bandwidth` of one
+//! simple model: `I/Os/s × latency + disk bytes/s ÷ bandwidth` of one
 //! device, an upper bound on busy time, good for comparing caps.
 //!
 //! Presets (typical published figures for 4–128 KiB random reads):
@@ -75,6 +99,40 @@ pub struct Device {
 
 /// The most disks or queued reads a pool description may give.
 pub const MAX_POOL: u32 = 1024;
+
+/// `zfs_vdev_aggregation_limit`: the largest I/O ZFS merges adjacent reads
+/// into on rotating media (1 MiB, vdev_queue.c in 2.2 and 2.3).
+pub const AGGREGATION_LIMIT: u64 = 1 << 20;
+
+/// `zfs_vdev_aggregation_limit_non_rotating`: the same on flash
+/// (`SPA_OLD_MAXBLOCKSIZE`, 128 KiB).
+pub const AGGREGATION_LIMIT_NON_ROTATING: u64 = 128 << 10;
+
+/// Runs of prefetch reads of one shape: `per_sec` runs a second of
+/// `blocks` consecutive blocks of `block_bytes` each.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ReadRun {
+    /// Bytes per block.
+    pub block_bytes: u32,
+    /// Consecutive blocks in each run.
+    pub blocks: u64,
+    /// Such runs per second.
+    pub per_sec: f64,
+}
+
+/// I/Os a run of `blocks` consecutive reads of `block_bytes` each costs when
+/// ZFS merges adjacent reads up to `limit` bytes: `⌈blocks ÷ max(1, ⌊limit ÷
+/// block_bytes⌋)⌉` (a read larger than the limit is never merged).
+///
+/// ```
+/// use arclab_sim::whatif::device::{merged_ios, AGGREGATION_LIMIT};
+/// // 20 reads of 128 KiB under 1 MiB: 8 + 8 + 4.
+/// assert_eq!(merged_ios(20, 128 << 10, AGGREGATION_LIMIT), 3);
+/// ```
+pub fn merged_ios(blocks: u64, block_bytes: u32, limit: u64) -> u64 {
+    let per_io = (limit / u64::from(block_bytes.max(1))).max(1);
+    blocks.div_ceil(per_io)
+}
 
 /// How busy a device is kept by a miss stream.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -127,11 +185,34 @@ impl Device {
         }
     }
 
-    /// Pool time per second for `misses_per_sec` reads of
-    /// `miss_bytes_per_sec` bytes in total.
-    pub fn busy(&self, misses_per_sec: f64, miss_bytes_per_sec: f64) -> Busy {
-        let demand = (misses_per_sec.max(0.0) * self.latency_s / self.queue_gain()
-            + miss_bytes_per_sec.max(0.0) / self.bandwidth_bytes_per_s)
+    /// The largest I/O this device's reads are merged into:
+    /// [`AGGREGATION_LIMIT`] when rotating, else
+    /// [`AGGREGATION_LIMIT_NON_ROTATING`].
+    pub fn aggregation_limit(&self) -> u64 {
+        if self.rotational {
+            AGGREGATION_LIMIT
+        } else {
+            AGGREGATION_LIMIT_NON_ROTATING
+        }
+    }
+
+    /// I/Os per second the pool serves for `demand_misses_per_sec` demand
+    /// misses (one I/O each) and the prefetch reads in `prefetch_runs`
+    /// (merged, [`merged_ios`]).
+    pub fn ios_per_sec(&self, demand_misses_per_sec: f64, prefetch_runs: &[ReadRun]) -> f64 {
+        let limit = self.aggregation_limit();
+        demand_misses_per_sec.max(0.0)
+            + prefetch_runs
+                .iter()
+                .map(|r| r.per_sec.max(0.0) * merged_ios(r.blocks, r.block_bytes, limit) as f64)
+                .sum::<f64>()
+    }
+
+    /// Pool time per second for `ios_per_sec` I/Os carrying
+    /// `bytes_per_sec` bytes in total.
+    pub fn busy(&self, ios_per_sec: f64, bytes_per_sec: f64) -> Busy {
+        let demand = (ios_per_sec.max(0.0) * self.latency_s / self.queue_gain()
+            + bytes_per_sec.max(0.0) / self.bandwidth_bytes_per_s)
             / f64::from(self.disks.max(1));
         let demand = if demand.is_finite() { demand } else { 0.0 };
         Busy {
@@ -142,24 +223,38 @@ impl Device {
     }
 
     /// The busy-time formula this device uses, in words: the simple model's
-    /// `misses/s × latency + miss bytes/s ÷ bandwidth`, or a pool's
-    /// `(misses/s × latency ÷ 2 + miss bytes/s ÷ bandwidth) ÷ 6 disks`.
+    /// `I/Os/s × latency + disk bytes/s ÷ bandwidth`, or a pool's
+    /// `(I/Os/s × latency ÷ 2 + disk bytes/s ÷ bandwidth) ÷ 6 disks`.
     pub fn formula(&self) -> String {
         let gain = self.queue_gain();
         let access = if gain == 1.0 {
-            "misses/s × latency".to_string()
+            "I/Os/s × latency".to_string()
         } else {
-            format!("misses/s × latency ÷ {}", trim_float(gain))
+            format!("I/Os/s × latency ÷ {}", trim_float(gain))
         };
         if self.disks <= 1 && gain == 1.0 {
-            format!("{access} + miss bytes/s ÷ bandwidth")
+            format!("{access} + disk bytes/s ÷ bandwidth")
         } else {
             format!(
-                "({access} + miss bytes/s ÷ bandwidth) ÷ {} disk{}",
+                "({access} + disk bytes/s ÷ bandwidth) ÷ {} disk{}",
                 self.disks,
                 if self.disks == 1 { "" } else { "s" }
             )
         }
+    }
+
+    /// What an I/O is, in words: `I/Os: one per demand miss; prefetch reads
+    /// of consecutive blocks merged up to 1 MiB (zfs_vdev_aggregation_limit)`.
+    pub fn io_rule(&self) -> String {
+        let limit = self.aggregation_limit();
+        let (size, tunable) = if self.rotational {
+            (limit >> 20, "MiB (zfs_vdev_aggregation_limit)")
+        } else {
+            (limit >> 10, "KiB (zfs_vdev_aggregation_limit_non_rotating)")
+        };
+        format!(
+            "I/Os: one per demand miss; prefetch reads of consecutive blocks merged up to {size} {tunable}"
+        )
     }
 
     /// `ssd (100 µs + 500 MB/s)`; a pool adds its disks and queue depth:
@@ -405,11 +500,11 @@ mod tests {
         );
         assert_eq!(
             pool.formula(),
-            "(misses/s × latency ÷ 2 + miss bytes/s ÷ bandwidth) ÷ 6 disks"
+            "(I/Os/s × latency ÷ 2 + disk bytes/s ÷ bandwidth) ÷ 6 disks"
         );
         assert_eq!(
             Device::hdd().formula(),
-            "misses/s × latency + miss bytes/s ÷ bandwidth"
+            "I/Os/s × latency + disk bytes/s ÷ bandwidth"
         );
         // Flash overlaps queued reads up to 32.
         let f: Device = "ssd:qd64".parse().unwrap();
@@ -422,5 +517,77 @@ mod tests {
         for bad in ["0xhdd", "2000xhdd", "hdd:qd0", "hdd:qdx", "3xfloppy"] {
             assert!(bad.parse::<Device>().is_err(), "{bad} should not parse");
         }
+    }
+
+    #[test]
+    fn the_aggregation_limits_are_openzfs_defaults() {
+        // vdev_queue.c (2.2.x and 2.3.x): zfs_vdev_aggregation_limit = 1 << 20,
+        // zfs_vdev_aggregation_limit_non_rotating = SPA_OLD_MAXBLOCKSIZE
+        // = 1 << SPA_OLD_MAXBLOCKSHIFT (17) = 128 KiB.
+        assert_eq!(AGGREGATION_LIMIT, 1_048_576);
+        assert_eq!(AGGREGATION_LIMIT_NON_ROTATING, 131_072);
+        assert_eq!(Device::hdd().aggregation_limit(), 1 << 20);
+        assert_eq!(Device::ssd().aggregation_limit(), 128 << 10);
+        assert_eq!(Device::nvme().aggregation_limit(), 128 << 10);
+        assert!(
+            Device::hdd()
+                .io_rule()
+                .contains("1 MiB (zfs_vdev_aggregation_limit)")
+        );
+        assert!(
+            Device::ssd()
+                .io_rule()
+                .contains("128 KiB (zfs_vdev_aggregation_limit_non_rotating)")
+        );
+    }
+
+    #[test]
+    fn adjacent_reads_merge_up_to_the_limit() {
+        // vdev_queue_aggregate grows an I/O while the span from its first
+        // byte to the next read's last stays within the limit: 1 MiB holds
+        // 1 MiB ÷ 128 KiB = 8 reads of 128 KiB, so N contiguous 128 KiB
+        // reads cost ⌈N/8⌉ I/Os.
+        let lim = AGGREGATION_LIMIT;
+        for (n, ios) in [
+            (1, 1),
+            (7, 1),
+            (8, 1),
+            (9, 2),
+            (16, 2),
+            (17, 3),
+            (1000, 125),
+        ] {
+            assert_eq!(merged_ios(n, 128 << 10, lim), ios, "{n} reads");
+        }
+        // On flash the limit is 128 KiB: two 128 KiB reads span 256 KiB,
+        // over it, so none merge; 16 KiB pages go 131072 ÷ 16384 = 8 to one.
+        assert_eq!(
+            merged_ios(20, 128 << 10, AGGREGATION_LIMIT_NON_ROTATING),
+            20
+        );
+        assert_eq!(merged_ios(20, 16 << 10, AGGREGATION_LIMIT_NON_ROTATING), 3);
+        // A block larger than the limit is never merged (and never split).
+        assert_eq!(merged_ios(5, 4 << 20, lim), 5);
+        assert_eq!(merged_ios(0, 128 << 10, lim), 0);
+    }
+
+    #[test]
+    fn demand_misses_are_one_io_each_and_prefetch_runs_merge() {
+        // 100 demand misses/s plus, every second, 2 prefetch runs of 20
+        // blocks of 128 KiB: on a rotating disk ⌈20/8⌉ = 3 I/Os per run, on
+        // flash 20.
+        let runs = [ReadRun {
+            block_bytes: 128 << 10,
+            blocks: 20,
+            per_sec: 2.0,
+        }];
+        assert_eq!(Device::hdd().ios_per_sec(100.0, &runs), 100.0 + 2.0 * 3.0);
+        assert_eq!(Device::ssd().ios_per_sec(100.0, &runs), 100.0 + 2.0 * 20.0);
+        assert_eq!(Device::hdd().ios_per_sec(100.0, &[]), 100.0);
+        // busy prices the I/Os and every byte: 106 × 8 ms + (100 + 40) ×
+        // 131072 B ÷ 150 MB/s.
+        let bytes = 140.0 * 131_072.0;
+        let b = Device::hdd().busy(Device::hdd().ios_per_sec(100.0, &runs), bytes);
+        assert!((b.demand_ratio - (106.0 * 8e-3 + bytes / 150e6)).abs() < 1e-12);
     }
 }

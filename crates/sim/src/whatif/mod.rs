@@ -123,7 +123,9 @@ pub struct RunResult {
     pub label: String,
     /// Requests after the warm-up (all of them, sampled or not).
     pub n_req: u64,
-    /// Demand misses after the warm-up (estimated when sampled).
+    /// Demand misses after the warm-up (estimated when sampled): demand
+    /// reads that went to the disk, as arcstat's `dmis` counts them (a
+    /// demand read of a block a prefetch is still reading is not one).
     pub n_miss: u64,
     /// `n_req − n_miss` (writes count as hits for the ZFS model).
     pub hits: u64,
@@ -133,10 +135,21 @@ pub struct RunResult {
     pub warmup_ns: u64,
     /// `hits / n_req`.
     pub hit_ratio: f64,
-    /// Misses per second of measured (post-warm-up) time.
+    /// Demand misses per second of measured (post-warm-up) time.
     pub misses_per_sec: f64,
     /// Missed bytes per second of measured time.
     pub miss_bytes_per_sec: f64,
+    /// Prefetch reads that missed the ARC per second of measured time (ZFS
+    /// model with prefetch on; 0 otherwise): each one is a disk read too.
+    pub prefetch_reads_per_sec: f64,
+    /// Every read sent to the pool per second of measured time: the demand
+    /// misses plus the prefetch reads that missed the ARC.
+    pub disk_reads_per_sec: f64,
+    /// Their bytes per second.
+    pub disk_bytes_per_sec: f64,
+    /// The prefetch reads as runs of consecutive blocks of one file and
+    /// level (what the pool can merge, [`device::Device::ios_per_sec`]).
+    pub prefetch_runs: Vec<device::ReadRun>,
     /// Mean of the series' sizes after the warm-up.
     pub mean_size_bytes: f64,
     /// Largest series size after the warm-up.
@@ -203,6 +216,9 @@ pub struct Run<'a> {
     n_req: u64,
     miss_s: u64,
     miss_bytes_s: u64,
+    /// Whether the prefetcher's disk reads were counted afresh at the end
+    /// of the warm-up (they cover the same window as the misses).
+    disk_restarted: bool,
     last_demand: u64,
     last_t: u64,
 }
@@ -263,6 +279,7 @@ impl<'a> Run<'a> {
             n_req: 0,
             miss_s: 0,
             miss_bytes_s: 0,
+            disk_restarted: false,
             last_demand: u64::MAX,
             last_t: 0,
         }
@@ -363,6 +380,26 @@ impl<'a> Run<'a> {
             }
             Engine::Policy(_) => (None, self.capacity, 0.0),
         };
+        // The prefetcher's disk reads over the measured window, scaled back
+        // like the misses when sampled.
+        let (pf_reads, pf_bytes, runs) = match &self.engine {
+            Engine::Zfs(z) if self.disk_restarted => {
+                let p = z.prefetch_reads();
+                (p.reads, p.bytes, p.runs())
+            }
+            _ => (0, 0, Vec::new()),
+        };
+        let misses_per_sec = per_s(n_miss as f64);
+        let miss_bytes_per_sec = per_s(self.miss_bytes_s as f64 * inv);
+        let prefetch_reads_per_sec = per_s(pf_reads as f64 * inv);
+        let prefetch_runs = runs
+            .into_iter()
+            .map(|(block_bytes, blocks, n)| device::ReadRun {
+                block_bytes,
+                blocks,
+                per_sec: per_s(n as f64 * inv),
+            })
+            .collect();
         RunResult {
             label: self.spec.label.clone(),
             n_req,
@@ -371,8 +408,12 @@ impl<'a> Run<'a> {
             duration_ns: last_t,
             warmup_ns: warm,
             hit_ratio: if n_req > 0 { 1.0 - miss_ratio } else { 0.0 },
-            misses_per_sec: per_s(n_miss as f64),
-            miss_bytes_per_sec: per_s(self.miss_bytes_s as f64 * inv),
+            misses_per_sec,
+            miss_bytes_per_sec,
+            prefetch_reads_per_sec,
+            disk_reads_per_sec: misses_per_sec + prefetch_reads_per_sec,
+            disk_bytes_per_sec: miss_bytes_per_sec + per_s(pf_bytes as f64 * inv),
+            prefetch_runs,
             mean_size_bytes,
             peak_size_bytes,
             c_max_bytes,
@@ -409,6 +450,12 @@ impl Run<'_> {
         }
         let counted = t >= self.warm;
         self.n_req += u64::from(counted);
+        if counted && !self.disk_restarted {
+            self.disk_restarted = true;
+            if let Engine::Zfs(z) = &mut self.engine {
+                z.restart_prefetch_reads();
+            }
+        }
         if !self.sampler.keep(req.key) {
             return None;
         }

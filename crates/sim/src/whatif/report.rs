@@ -103,27 +103,39 @@ pub struct Row {
     pub c_max_bytes: u64,
     /// Requests replayed (after sampling).
     pub n_req: u64,
-    /// Of which misses.
+    /// Of which demand misses.
     pub n_miss: u64,
     /// Hits ÷ requests.
     pub hit_ratio: f64,
-    /// Misses per simulated second (scaled back when sampled).
+    /// Demand misses per simulated second (scaled back when sampled): demand
+    /// reads that went to the disk, arcstat's `dmis`; prefetch reads are not
+    /// in it.
     pub misses_per_sec: f64,
-    /// Bytes read from disk per second.
+    /// Their bytes per second.
     pub miss_bytes_per_sec: f64,
-    /// Misses per second ÷ the `default` row's of the same group; `null`
-    /// when that row had no misses or there is no reference.
+    /// Demand misses per second ÷ the `default` row's of the same group;
+    /// `null` when that row had no misses or there is no reference.
     pub miss_multiplier: Option<f64>,
+    /// Every read sent to the pool per second: the demand misses plus the
+    /// prefetch reads that missed the ARC (a prefetch that hits, or a demand
+    /// read of a block a prefetch is still reading, reads nothing).
+    pub disk_reads_per_sec: f64,
+    /// Their bytes per second.
+    pub disk_bytes_per_sec: f64,
+    /// The I/Os those reads cost on the row's device: one per demand miss,
+    /// prefetch reads of consecutive blocks merged up to the aggregation
+    /// limit ([`Device::ios_per_sec`]).
+    pub disk_ios_per_sec: f64,
     /// Mean ARC size over time.
     pub mean_size_bytes: f64,
     /// Largest ARC size.
     pub peak_size_bytes: u64,
-    /// Seconds of disk time per second (capped at 1).
+    /// Seconds of disk time per second the disk reads take (capped at 1).
     pub disk_busy_ratio: f64,
-    /// The same, uncapped: above 1 the misses need more than the pool has,
-    /// and this still tells caps apart.
+    /// The same, uncapped: the load the disk reads put on the pool; above 1
+    /// they need more than the pool has, and this still tells caps apart.
     pub disk_demand_ratio: f64,
-    /// Whether the misses need more than the whole device.
+    /// Whether the disk reads need more than the whole pool.
     pub disk_saturated: bool,
     /// ∫ (memory the host wanted but could not have) dt, in byte·seconds.
     pub pressure_deficit_byte_seconds: f64,
@@ -210,10 +222,12 @@ pub fn reference<'a>(rows: &'a [Row], row: &Row) -> Option<&'a Row> {
 }
 
 /// The row for one run: its labels, its counters and sizes, and the disk
-/// time its misses cost on `device` (`miss_multiplier` is filled in by
-/// [`fill_multipliers`] once every row is known).
+/// time its disk reads (demand misses and prefetch reads) cost on `device`
+/// (`miss_multiplier` is filled in by [`fill_multipliers`] once every row
+/// is known).
 pub fn row(r: &RunResult, labels: &Labels, device: &Device) -> Row {
-    let busy = device.busy(r.misses_per_sec, r.miss_bytes_per_sec);
+    let ios = device.ios_per_sec(r.misses_per_sec, &r.prefetch_runs);
+    let busy = device.busy(ios, r.disk_bytes_per_sec);
     let largest = r.giveback.iter().max_by_key(|g| g.bytes);
     Row {
         cap: labels.cap.clone(),
@@ -227,6 +241,9 @@ pub fn row(r: &RunResult, labels: &Labels, device: &Device) -> Row {
         misses_per_sec: r.misses_per_sec,
         miss_bytes_per_sec: r.miss_bytes_per_sec,
         miss_multiplier: None,
+        disk_reads_per_sec: r.disk_reads_per_sec,
+        disk_bytes_per_sec: r.disk_bytes_per_sec,
+        disk_ios_per_sec: ios,
         mean_size_bytes: r.mean_size_bytes,
         peak_size_bytes: r.peak_size_bytes,
         disk_busy_ratio: busy.ratio,
@@ -265,11 +282,12 @@ pub fn caveats(report: &Report) -> (Vec<String>, Vec<String>) {
     ];
     let not_simulated = vec![
         format!(
-            "The pool: busy time is {} on {}; no queueing delay, no merging of adjacent misses, \
-             prefetch reads not counted (docs: whatif/device): meant for comparing caps, not for \
-             sizing a pool.",
+            "The pool: busy time is {} on {}, for every disk read (demand misses and prefetch \
+             reads that missed the ARC); {}, an approximation (docs: whatif/device); no \
+             queueing delay: meant for comparing caps, not for sizing a pool.",
             report.device.formula(),
-            report.device.describe()
+            report.device.describe(),
+            report.device.io_rule()
         ),
         "Write cost: writes become dirty buffers that join the ARC at a txg sync and count \
          as hits (they never read the disk); dirty-data limits, write latency and the ZIL are \
@@ -303,7 +321,8 @@ fn series_point(p: &Point) -> SeriesPoint {
     }
 }
 
-/// One row with numbers shaped like the blog's for `cap` (tests, docs).
+/// One row with numbers shaped like the blog's for `cap` (tests, docs):
+/// `misses` demand misses/s of 64 KiB, and no prefetch reads.
 pub fn example_row(cap: &str, c_max: u64, peak: u64, misses: f64) -> Row {
     let device = Device::ssd();
     let miss_bytes = misses * 65_536.0;
@@ -320,6 +339,9 @@ pub fn example_row(cap: &str, c_max: u64, peak: u64, misses: f64) -> Row {
         misses_per_sec: misses,
         miss_bytes_per_sec: miss_bytes,
         miss_multiplier: None,
+        disk_reads_per_sec: misses,
+        disk_bytes_per_sec: miss_bytes,
+        disk_ios_per_sec: misses,
         mean_size_bytes: peak as f64 * 0.7,
         peak_size_bytes: peak,
         disk_busy_ratio: busy.ratio,

@@ -1,6 +1,11 @@
 //! The verdict: one plain-language paragraph built from the numbers, saying
 //! what a cap buys (a lower peak, memory handed back sooner when the
-//! containers need it) and what it costs (misses, disk time).
+//! containers need it) and what it costs (demand misses, disk time).
+//!
+//! "Misses" in its sentences are demand misses (the table's `dmiss/s`,
+//! arcstat's `dmis`); the disk time is that of every disk read, demand
+//! misses and prefetch reads that missed the ARC (`disk rd/s`), and a
+//! sentence says so when the prefetcher's reads add to the demand misses.
 //!
 //! The cap it talks about is the smallest one that keeps the disk busy at
 //! most [`BUSY_OK`] of the time, not saturated, with a hit ratio within
@@ -36,15 +41,32 @@ fn cap_words(r: &Row) -> String {
     }
 }
 
+/// Whether the prefetcher's reads add to the row's disk reads as printed
+/// (`rate` of the two differs).
+fn prefetch_reads_show(r: &Row) -> bool {
+    rate(r.disk_reads_per_sec) != rate(r.misses_per_sec)
+}
+
+/// "which keeps an SSD busy 7.1 % of the time"; when prefetch reads add to
+/// the demand misses, "which with the prefetcher's reads, 310 disk reads/s
+/// in all, keeps an SSD busy 7.9 % of the time".
 fn busy_words(r: &Row, device: &str) -> String {
+    let with = if prefetch_reads_show(r) {
+        format!(
+            " with the prefetcher's reads, {} disk reads/s in all,",
+            rate(r.disk_reads_per_sec)
+        )
+    } else {
+        String::new()
+    };
     if r.disk_saturated {
         format!(
-            "which is more than {device} can serve ({} of its time)",
+            "which{with} is more than {device} can serve ({} of its time)",
             busy_percent(r.disk_demand_ratio)
         )
     } else {
         format!(
-            "which keeps {device} busy {} of the time",
+            "which{with} keeps {device} busy {} of the time",
             busy_percent(r.disk_busy_ratio)
         )
     }
@@ -145,7 +167,7 @@ pub fn verdict(report: &Report) -> String {
     let f = discussed(report).filter(|f| !std::ptr::eq(*f, base));
     let Some(f) = f else {
         return format!(
-            "With zfs_arc_max at {}, the ARC averages {} and peaks at {}; the hit ratio is {} and {} misses/s reach the disk, {}.",
+            "With zfs_arc_max at {}, the ARC averages {} and peaks at {}; the hit ratio is {} and {} demand misses/s reach the disk, {}.",
             cap_words(base),
             format_bytes(base.mean_size_bytes as u64),
             format_bytes(base.peak_size_bytes),
@@ -226,7 +248,7 @@ pub fn verdict(report: &Report) -> String {
     };
     if m < 1.1 {
         s.push(format!(
-            "It costs almost nothing: the hit ratio {hit} and misses stay near {}/s, {}.",
+            "It costs almost nothing: the hit ratio {hit} and demand misses stay near {}/s, {}.",
             rate(f.misses_per_sec),
             busy_words(f, device)
         ));
@@ -240,7 +262,7 @@ pub fn verdict(report: &Report) -> String {
         // against a hit ratio that holds, it is a contrast: "but".
         let join = if fell { "and" } else { "but" };
         s.push(format!(
-            "The price: the hit ratio {hit} {join} misses {rise} {}/s, {} (uncapped: {}).",
+            "The price: the hit ratio {hit} {join} demand misses {rise} {}/s, {} (uncapped: {}).",
             rate(f.misses_per_sec),
             busy_words(f, device),
             busy_percent(base.disk_busy_ratio)
@@ -251,7 +273,7 @@ pub fn verdict(report: &Report) -> String {
     let smallest = caps.iter().min_by_key(|r| r.c_max_bytes);
     if let Some(small) = smallest.filter(|r| !std::ptr::eq(**r, f)) {
         s.push(format!(
-            "At {}, misses rise {} to {}/s, {}.",
+            "At {}, demand misses rise {} to {}/s, {}.",
             format_bytes(small.c_max_bytes),
             multiplier(small.miss_multiplier),
             rate(small.misses_per_sec),
@@ -292,8 +314,19 @@ pub fn verdict(report: &Report) -> String {
             Some(b) if b.cap == "default" => "its own default cap",
             _ => "its own largest cap",
         };
+        // Prefetch on against off: fewer demand misses, but its own reads
+        // load the disk too; say both when either row has them.
+        let disk = if prefetch_reads_show(r) || prefetch_reads_show(f) {
+            format!(
+                " ({} disk reads/s against {}/s)",
+                rate(r.disk_reads_per_sec),
+                rate(f.disk_reads_per_sec)
+            )
+        } else {
+            String::new()
+        };
         s.push(format!(
-            "With {} at the same cap: hit ratio {}, {} misses/s, {} the misses with {} ({}/s) and {} those of {own}.",
+            "With {} at the same cap: hit ratio {}, {} demand misses/s{disk}, {} the misses with {} ({}/s) and {} those of {own}.",
             r.group_label(),
             percent(r.hit_ratio),
             rate(r.misses_per_sec),
@@ -327,7 +360,9 @@ mod tests {
         );
         assert!(v.contains("misses rise 14× to 290/s"), "{v}");
         assert!(v.contains("keeps an SSD busy"), "{v}");
-        assert!(v.contains("At 4.00 GiB, misses rise 95×"), "{v}");
+        assert!(v.contains("At 4.00 GiB, demand misses rise 95×"), "{v}");
+        // The fixture has no prefetch reads: no sentence about them.
+        assert!(!v.contains("prefetcher's reads"), "{v}");
         assert!(
             v.contains("A cap of 16.00 GiB or more costs nothing here"),
             "{v}"
@@ -351,7 +386,7 @@ mod tests {
         let mut r = fixture();
         r.device = "hdd".parse().unwrap();
         for row in &mut r.rows {
-            let b = r.device.busy(row.misses_per_sec, row.miss_bytes_per_sec);
+            let b = r.device.busy(row.disk_ios_per_sec, row.disk_bytes_per_sec);
             row.disk_busy_ratio = b.ratio;
             row.disk_demand_ratio = b.demand_ratio;
             row.disk_saturated = b.saturated;
@@ -379,7 +414,7 @@ mod tests {
         // The fixture's hit ratio falls 20/s → 1900/s of 22,000/s: "falls", then "and".
         assert!(
             r.verdict
-                .contains("the hit ratio falls from 99.91 % to 91.36 % and misses rise 95×"),
+                .contains("the hit ratio falls from 99.91 % to 91.36 % and demand misses rise 95×"),
             "{}",
             r.verdict
         );
@@ -406,6 +441,8 @@ mod tests {
         for row in &mut off {
             row.prefetch = false;
             row.misses_per_sec *= 2.0;
+            // Prefetch off: every disk read is a demand miss.
+            row.disk_reads_per_sec = row.misses_per_sec;
         }
         r.rows.extend(off);
         fill_multipliers(&mut r.rows);
@@ -425,5 +462,37 @@ mod tests {
             "{v}"
         );
         assert!(!v.contains("its default)"), "{v}");
+    }
+
+    #[test]
+    fn prefetch_reads_are_said_with_the_disk_time() {
+        // The fixture's rows with prefetch reads added: 290 demand misses/s
+        // at 8G and 100 prefetch reads/s more on every row. The verdict's
+        // misses stay the demand misses; its disk time names the disk reads.
+        let mut r = fixture();
+        for row in &mut r.rows {
+            row.disk_reads_per_sec = row.misses_per_sec + 100.0;
+        }
+        let v = verdict(&r);
+        assert!(
+            v.contains(
+                "demand misses rise 14× to 290/s, which with the prefetcher's reads, 390 disk reads/s in all, keeps an SSD busy"
+            ),
+            "{v}"
+        );
+        // Prefetch off at the same cap: its own disk reads against ours.
+        let mut off = r.rows.clone();
+        for row in &mut off {
+            row.prefetch = false;
+            row.misses_per_sec *= 2.0;
+            row.disk_reads_per_sec = row.misses_per_sec;
+        }
+        r.rows.extend(off);
+        fill_multipliers(&mut r.rows);
+        let v = verdict(&r);
+        assert!(
+            v.contains("prefetch off at the same cap: hit ratio 98.68 %, 580 demand misses/s (580 disk reads/s against 390/s), 2.0× the misses"),
+            "{v}"
+        );
     }
 }
