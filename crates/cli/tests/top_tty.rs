@@ -185,7 +185,7 @@ fn full_screen_top_in_tmux() {
     // then stays so the pane can be captured.
     let script = format!(
         "'{bin}' top --procfs '{}' --sysfs '{}' --interval 200ms; \
-         echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo; sleep 60",
+         echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo END; sleep 60",
         host.proc_.display(),
         host.sys.display()
     );
@@ -267,6 +267,8 @@ fn full_screen_top_in_tmux() {
             && s.contains("c fell 12.00 GiB → 10.00 GiB")
             && s.contains("zfs_arc_max 1.00 MiB → 8.00 GiB; c_max 30.23 GiB → 8.00 GiB: in force")
             && s.contains("no rates for that time")
+            && s.contains("c       10.00 GiB")
+            && s.contains("c_max    8.00 GiB  default 30.23 GiB (zfs_arc_max set)")
     });
 
     // h shows the help with the rule; h again closes it.
@@ -302,7 +304,7 @@ fn full_screen_top_in_tmux() {
 
     // q quits with status 0 and the terminal restored.
     tmux.keys("q");
-    let s = tmux.wait("exit", |s| s.contains("EXIT="));
+    let s = tmux.wait("exit", |s| s.contains("EXIT=") && s.contains("END"));
     assert!(s.contains("EXIT=0"), "{s}");
     assert!(
         s.contains("icanon") && !s.contains("-icanon") && !s.contains("-echo"),
@@ -339,7 +341,7 @@ fn sigterm_restores_the_terminal() {
     let bin = env!("CARGO_BIN_EXE_arclab");
     let script = format!(
         "'{bin}' top --procfs '{}' & echo $! > '{}/pid'; wait $!; echo \"EXIT=$?\"; \
-         stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon | tr '\\n' ' '; echo; sleep 60",
+         stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon | tr '\\n' ' '; echo END; sleep 60",
         host.proc_.display(),
         host.proc_.display()
     );
@@ -363,7 +365,7 @@ fn sigterm_restores_the_terminal() {
         .status()
         .unwrap();
     assert!(st.success());
-    let s = tmux.wait("exit", |s| s.contains("EXIT="));
+    let s = tmux.wait("exit", |s| s.contains("EXIT=") && s.contains("END"));
     assert!(
         s.contains("EXIT=0") && s.contains("icanon") && !s.contains("-icanon"),
         "{s}"

@@ -728,6 +728,13 @@ impl Live {
             self.event(e, unix_secs);
         }
         self.history.push(&r);
+        self.rates = r;
+        self.samples += 1;
+        self.take(cur, unix_secs);
+    }
+
+    /// Make `cur` the newest sample: explain it, split the RAM.
+    fn take(&mut self, cur: Sample, unix_secs: u64) {
         match status::explain(
             cur.arc(),
             cur.kstats.zfetch.as_ref(),
@@ -746,8 +753,6 @@ impl Live {
             }
         }
         self.arc_max_param = cur.params.as_ref().and_then(|p| p.arc_max);
-        self.rates = r;
-        self.samples += 1;
         self.prev = cur;
     }
 
@@ -773,7 +778,7 @@ impl Live {
             }
         }
         self.history.gaps(1);
-        self.prev = cur;
+        self.take(cur, unix_secs);
     }
 
     /// Whether `zfs_arc_max` is set (non-zero) and `c_max` differs from it.
@@ -962,6 +967,8 @@ mod tests {
         assert_eq!(kinds[0], &EventKind::Paused(60.0));
         assert!(matches!(kinds[1], EventKind::CFell { given_back: 0, .. }));
         assert_eq!(live.missed, 0);
+        // The screen shows the sample taken at resume.
+        assert_eq!(live.status.c_bytes, 4 * G);
     }
 
     #[test]

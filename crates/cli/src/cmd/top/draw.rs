@@ -113,7 +113,17 @@ pub(super) fn draw(f: &mut Frame, live: &Live, view: &View) {
 
 fn header(f: &mut Frame, area: Rect, live: &Live, view: &View) {
     let r = &live.rates.row;
-    let mut spans = vec![
+    let mut spans = Vec::new();
+    if view.paused {
+        spans.push(Span::styled(
+            " PAUSED (p resumes) ",
+            Style::default()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
+    spans.extend([
         bold(" arclab top "),
         Span::raw(format!(
             "{} UTC · ZFS {} · every {} · ",
@@ -126,16 +136,7 @@ fn header(f: &mut Frame, area: Rect, live: &Live, view: &View) {
         } else {
             format!("last interval {:.2} s ({})", r.seconds, r.time_source)
         }),
-    ];
-    if view.paused {
-        spans.push(Span::styled(
-            "  PAUSED (p resumes)",
-            Style::default()
-                .fg(Color::Black)
-                .bg(Color::Yellow)
-                .add_modifier(Modifier::BOLD),
-        ));
-    }
+    ]);
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -197,7 +198,9 @@ fn ram(f: &mut Frame, area: Rect, live: &Live) {
     let mut cells = [0u64; 4];
     let mut used = 0;
     for (i, p) in parts.iter().enumerate() {
-        cells[i] = if r.total == 0 { 0 } else { p * w / r.total };
+        cells[i] = (u128::from(*p) * u128::from(w))
+            .checked_div(u128::from(r.total))
+            .map_or(0, |c| c.min(u128::from(w)) as u64);
         used += cells[i];
     }
     // Rounding leftovers go to the largest part.
