@@ -480,8 +480,9 @@ fn rate_rows(live: &Live) -> Vec<(&'static str, String, Level, Metric)> {
             live::hit_level(row.hit_pct),
             Metric::HitPct,
         ),
-        ("size", opt_b(row.size), Level::None, Metric::Size),
-        ("c", opt_b(row.c), Level::None, Metric::C),
+        // The newest sample (also the one taken on resume, which has no rates).
+        ("size", b(live.status.size_bytes), Level::None, Metric::Size),
+        ("c", b(live.status.c_bytes), Level::None, Metric::C),
     ]
 }
 
