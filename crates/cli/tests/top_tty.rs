@@ -382,3 +382,52 @@ fn sigterm_restores_the_terminal() {
         "0 1"
     );
 }
+
+/// A panic restores the terminal (the panic hook), and its message is
+/// printed on the main screen. The panic is triggered through a variable
+/// that only debug builds (the ones tests run) look at.
+#[test]
+fn a_panic_restores_the_terminal() {
+    if !tmux_present() {
+        eprintln!("SKIPPED: tmux is not installed (apt-get install tmux; .ci/run installs it)");
+        return;
+    }
+    let host = Host::new();
+    let tmux = Tmux {
+        socket: format!("arclab-top-panic-{}", std::process::id()),
+    };
+    let bin = env!("CARGO_BIN_EXE_arclab");
+    let script = format!(
+        "ARCLAB_TOP_TEST_PANIC=1 '{bin}' top --procfs '{}'; echo \"EXIT=$?\"; \
+         stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon | tr '\\n' ' '; echo END; sleep 60",
+        host.proc_.display()
+    );
+    tmux.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "top",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    let s = tmux.wait("exit", |s| s.contains("EXIT=") && s.contains("END"));
+    assert!(s.contains("EXIT=101") || s.contains("EXIT=134"), "{s}");
+    assert!(s.contains("a panic after the first screen"), "{s}");
+    assert!(s.contains("icanon") && !s.contains("-icanon"), "{s}");
+    assert_eq!(
+        tmux.ok(&[
+            "display-message",
+            "-p",
+            "-t",
+            "top",
+            "#{alternate_on} #{cursor_flag}"
+        ])
+        .trim(),
+        "0 1"
+    );
+}

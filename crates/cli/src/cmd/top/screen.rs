@@ -84,6 +84,10 @@ pub(super) fn run(args: &TopArgs) -> Result<()> {
     let mut next = last + interval;
     let mut paused_at: Option<Instant> = None;
     term.draw(|f| draw::draw(f, &live, &view))?;
+    // Debug builds only: lets tests/top_tty.rs check that a panic restores the terminal.
+    if cfg!(debug_assertions) && std::env::var_os("ARCLAB_TOP_TEST_PANIC").is_some() {
+        panic!("ARCLAB_TOP_TEST_PANIC: a panic after the first screen");
+    }
     let tick = Duration::from_millis(100);
     while !stop.load(Ordering::Relaxed) && args.count.is_none_or(|n| live.samples < n) {
         let now = Instant::now();
