@@ -44,7 +44,23 @@ enum Command {
     Limits(cmd::limits::LimitsArgs),
     /// What the ARC does with your RAM right now, and why it is above its target.
     Status(cmd::status::StatusArgs),
-    /// Per-interval ARC rates, like arcstat.
+    /// The ARC live: full-screen on a terminal, arcstat-like lines otherwise.
+    ///
+    /// On a terminal, a full-screen view refreshed every --interval: a RAM bar
+    /// (applications, ARC evictable and non-evictable, free, and what is really
+    /// available: MemAvailable + the ARC's reclaimable part, size − max(c_min,
+    /// non-evictable)), the ARC panel (size, c, c_min, c_max and its default for
+    /// the inferred release, MRU/MFU data/metadata, why size is above c),
+    /// per-second rates with sparklines and colour thresholds, and events as
+    /// they happen (c falling, arc_no_grow, memory throttle, zfs_arc_max changed,
+    /// counter resets, missed intervals). Keys: q quit, p pause, h help, 1/2/3
+    /// panels. See docs/live.md.
+    ///
+    /// Otherwise (standard output not a terminal, or --lines / --json /
+    /// --on-stdin) one line per interval, like arcstat: reads, hits, misses, hit
+    /// %, demand and prefetch misses, size, c and available memory. The first
+    /// line is the average since the module loaded. A counter that goes down
+    /// (module reload, reboot) is shown as a reset, never as a negative rate.
     Top(cmd::top::TopArgs),
     /// Record this host's ARC reads into a trace for whatif (Linux, root).
     Capture(cmd::capture::CaptureArgs),

@@ -3,7 +3,8 @@
 //! host as a `whatif` scenario ([`host::scenario`]); parsing `arcstats` (and
 //! `zfetchstats`, `dbufstats`) from Linux procfs and FreeBSD `sysctl` output,
 //! the field catalogue, and inferring the ZFS release a snapshot comes from;
-//! explaining a snapshot ([`status`]), rates between snapshots ([`rates`]),
+//! explaining a snapshot ([`status`]), rates between snapshots ([`rates`]), the
+//! live view of `arclab top` ([`live`]: RAM split, events, history),
 //! reading and checking tunables files and applying a cap on `zfs_arc_max`
 //! ([`tune`]).
 //! The version-aware limit formulas themselves live in
@@ -35,6 +36,7 @@ pub mod arcstats;
 pub mod capture;
 pub mod catalog;
 pub mod host;
+pub mod live;
 pub mod rates;
 pub mod source;
 pub mod status;

@@ -1,41 +1,89 @@
-//! `arclab top`: per-interval ARC rates, like `arcstat`.
+//! `arclab top`: the ARC live. Full-screen (ratatui) on a terminal, drawn
+//! from [`arclab_zfs::live`]; per-interval rate lines like `arcstat` when
+//! standard output is not a terminal, or with `--lines`, `--json`,
+//! `--on-stdin`.
+
+mod draw;
+mod screen;
 
 use crate::args::HostArgs;
 use crate::output::{self, si};
 use anyhow::Result;
 use arclab_arc::units::format_bytes;
 use arclab_zfs::host::{self, Kstats};
+use arclab_zfs::live::Sample;
 use arclab_zfs::rates::{self, TopRow};
-use std::io::BufRead;
-use std::path::Path;
+use std::io::{BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// Per-interval ARC rates, like arcstat: reads, hits, misses, hit %, demand
-/// and prefetch misses, size, c and available memory. The first line is the
-/// average since the module loaded. A counter that goes down (module reload,
-/// reboot) is shown as a reset, never as a negative rate.
+/// The ARC live. On a terminal, a full-screen view refreshed every
+/// --interval: a RAM bar (applications, ARC evictable and non-evictable,
+/// free, and what is really available: MemAvailable + the ARC's reclaimable
+/// part), the ARC panel (size, c, c_min, c_max and its default for the
+/// inferred release, MRU/MFU data/metadata, why size is above c), per-second
+/// rates with sparklines and colour thresholds, and events as they happen (c
+/// falling, arc_no_grow, memory throttle, zfs_arc_max changed, counter resets,
+/// missed intervals). Keys: q quit, p pause, h help, 1/2/3 panels.
+///
+/// Otherwise (standard output not a terminal, or --lines / --json /
+/// --on-stdin) one line per interval, like arcstat: reads, hits, misses, hit
+/// %, demand and prefetch misses, size, c and available memory. The first line
+/// is the average since the module loaded. A counter that goes down (module
+/// reload, reboot) is shown as a reset, never as a negative rate.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
-    arclab top                          (every second, until interrupted)\n  \
-    arclab top --interval 5s --count 13\n  \
-    arclab top --procfs /host/proc --interval 100ms --count 3 --json")]
+    arclab top                          (full-screen on a terminal; q quits, h explains)\n  \
+    arclab top --interval 5s --lines --count 13\n  \
+    arclab top --procfs /host/proc --sysfs /host/sys --interval 100ms --count 3 --json\n  \
+    arclab top --arcstats saved-arcstats.txt --lines --count 1")]
 pub(crate) struct TopArgs {
     /// Time between samples: 1s, 500ms, 2m, 1h, or plain seconds (at most a day). The rate uses
     /// the kstat snaptime when present, so sleep jitter does not skew it.
     #[arg(long, short = 'i', default_value = "1s", value_parser = crate::args::interval)]
     interval: Duration,
-    /// Number of lines to print, the since-load line included (default: until interrupted).
+    /// Number of samples: lines to print, the since-load line included; full-screen, refreshes
+    /// before quitting, the first screen included (default: until interrupted or q).
     #[arg(long, short = 'c')]
     count: Option<u64>,
     #[command(flatten)]
     host: HostArgs,
+    /// sysfs root for the zfs_arc_max module parameter (DIR/module/zfs/parameters/zfs_arc_max),
+    /// so a runtime change and whether ZFS accepted it are shown [default: /sys when --procfs
+    /// and --arcstats are not given; otherwise not read].
+    #[arg(long, value_name = "DIR", conflicts_with = "arcstats")]
+    sysfs: Option<PathBuf>,
+    /// Print lines (like arcstat) even on a terminal.
+    #[arg(long)]
+    lines: bool,
     /// Take each next sample when a line arrives on standard input instead of
-    /// after --interval (for scripted sampling; stops at end of input).
+    /// after --interval (for scripted sampling; stops at end of input; implies --lines).
     #[arg(long)]
     on_stdin: bool,
-    /// Print one JSON object per line.
+    /// Print one JSON object per line (implies --lines).
     #[arg(long)]
     json: bool,
+}
+
+impl TopArgs {
+    /// One full sample (kstats, meminfo, module parameters) for the full-screen view.
+    fn sample(&self) -> Result<Sample, host::HostError> {
+        match (&self.host.arcstats, &self.host.procfs) {
+            (Some(f), _) => Sample::read_file(f),
+            (None, Some(d)) => Sample::read(d, self.sysfs.as_deref()),
+            (None, None) => Sample::read(
+                Path::new("/proc"),
+                Some(self.sysfs.as_deref().unwrap_or(Path::new("/sys"))),
+            ),
+        }
+    }
+}
+
+pub(crate) fn run(args: TopArgs) -> Result<()> {
+    if args.lines || args.json || args.on_stdin || !std::io::stdout().is_terminal() {
+        return run_lines(args);
+    }
+    screen::run(&args)
 }
 
 fn read(args: &TopArgs) -> Result<Kstats> {
@@ -51,12 +99,21 @@ const HEADERS: [&str; 13] = [
     "avail", "note",
 ];
 
-fn clock() -> String {
-    let s = SystemTime::now()
+/// Seconds since the epoch now.
+fn unix_now() -> u64 {
+    SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-        % 86_400;
+}
+
+/// `HH:MM:SS` (UTC) of a time in seconds since the epoch.
+fn hms(unix: u64) -> String {
+    let s = unix % 86_400;
     format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+fn clock() -> String {
+    hms(unix_now())
 }
 
 fn note(r: &TopRow) -> String {
@@ -157,7 +214,7 @@ fn line(r: &TopRow, json: bool) -> String {
     s.trim_end().to_string() + "\n"
 }
 
-pub(crate) fn run(args: TopArgs) -> Result<()> {
+fn run_lines(args: TopArgs) -> Result<()> {
     let mut prev = read(&args)?;
     let mut taken = Instant::now();
     if !args.json {
