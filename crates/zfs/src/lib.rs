@@ -34,6 +34,7 @@
 pub mod arcstats;
 pub mod capture;
 pub mod catalog;
+pub mod exposition;
 pub mod host;
 pub mod rates;
 pub mod source;
