@@ -40,6 +40,8 @@ enum Command {
     Status(cmd::status::StatusArgs),
     /// Per-interval ARC rates, like arcstat.
     Top(cmd::top::TopArgs),
+    /// Serve the ARC to Prometheus on /metrics, with the answers as metrics.
+    Exporter(cmd::exporter::ExporterArgs),
     /// Record this host's ARC reads into a trace for whatif (Linux, root).
     Capture(cmd::capture::CaptureArgs),
     /// Write a whatif scenario of this host (RAM, release, caps, pinned and other memory).
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Limits(args) => cmd::limits::run(args),
         Command::Status(args) => cmd::status::run(args),
         Command::Top(args) => cmd::top::run(args),
+        Command::Exporter(args) => cmd::exporter::run(args),
         Command::Capture(args) => cmd::capture::run(args),
         Command::Scenario(args) => cmd::scenario::run(args),
         Command::Tune(c) => cmd::tune::run(c),

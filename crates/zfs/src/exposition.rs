@@ -6,7 +6,9 @@
 //! meaning; counters (catalogue [`Kind::Counter`](crate::catalog::Kind)) carry
 //! the `_total` suffix the exposition formats ask for
 //! (`node_zfs_arc_hits` → `arclab_zfs_arc_hits_total`), gauges and high-water
-//! marks do not. Fields the catalogue does not know are exported untyped.
+//! marks do not, except that a gauge named like a histogram part
+//! (`l2_log_blk_count`) gets `_value` (see [`arc_metric_name`]). Fields the
+//! catalogue does not know are exported untyped.
 //!
 //! **Derived gauges** (the explanation of [`crate::status::explain`]):
 //!
@@ -49,7 +51,8 @@ pub const PREFIX: &str = "arclab_";
 /// `Content-Type` of the text format 0.0.4.
 pub const CONTENT_TYPE_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 /// `Content-Type` of OpenMetrics 1.0.
-pub const CONTENT_TYPE_OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+pub const CONTENT_TYPE_OPENMETRICS: &str =
+    "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 /// Whether an `Accept` header asks for OpenMetrics (Prometheus sends
 /// `application/openmetrics-text;version=1.0.0,…;q=0.5` first by default).
@@ -159,10 +162,19 @@ impl Out {
 /// use arclab_zfs::exposition::arc_metric_name;
 /// assert_eq!(arc_metric_name("hits"), "arclab_zfs_arc_hits_total");
 /// assert_eq!(arc_metric_name("size"), "arclab_zfs_arc_size");
+/// assert_eq!(arc_metric_name("l2_log_blk_count"), "arclab_zfs_arc_l2_log_blk_count_value");
 /// ```
 pub fn arc_metric_name(field: &str) -> String {
     match catalog::field(field).map(|f| f.kind) {
         Some(Kind::Counter) => format!("{PREFIX}zfs_arc_{field}_total"),
+        // `_count`, `_sum` and `_bucket` belong to histograms and summaries:
+        // a gauge so named (`l2_log_blk_count`) gets `_value`.
+        _ if ["_count", "_sum", "_bucket"]
+            .iter()
+            .any(|s| field.ends_with(s)) =>
+        {
+            format!("{PREFIX}zfs_arc_{field}_value")
+        }
         _ => format!("{PREFIX}zfs_arc_{field}"),
     }
 }
@@ -237,7 +249,10 @@ pub fn exposition_timed(
                     }
                 ),
             ),
-            None => ("untyped", format!("arcstats {} (not in arclab's catalogue)", f.name)),
+            None => (
+                "untyped",
+                format!("arcstats {} (not in arclab's catalogue)", f.name),
+            ),
         };
         let name = arc_metric_name(&f.name);
         o.family(&name, kind, &help);
@@ -248,7 +263,13 @@ pub fn exposition_timed(
     let ram = (!snap.has("memory_all_bytes"))
         .then(|| meminfo.map(|m| m.total_bytes))
         .flatten();
-    match status::explain(snap, kstats.zfetch.as_ref(), kstats.dbuf.as_ref(), ram, &kstats.name) {
+    match status::explain(
+        snap,
+        kstats.zfetch.as_ref(),
+        kstats.dbuf.as_ref(),
+        ram,
+        &kstats.name,
+    ) {
         Ok(s) => derived(&mut o, &s, meminfo, params),
         Err(e) => {
             // Raw fields are out already; say why the answers are missing
@@ -408,7 +429,11 @@ mod tests {
         // Every unsigned row of the file, by a parser that is not arclab's.
         assert!(naive.len() > 100, "{}", naive.len());
         for (field, v) in &naive {
-            assert_eq!(got.get(&arc_metric_name(field)), Some(&v.to_string()), "{field}");
+            assert_eq!(
+                got.get(&arc_metric_name(field)),
+                Some(&v.to_string()),
+                "{field}"
+            );
         }
         // memory_available_bytes is int64 (type 3): `memory_available_bytes 3 3970557824`.
         assert_eq!(got["arclab_zfs_arc_memory_available_bytes"], "3970557824");
@@ -454,7 +479,10 @@ mod tests {
         // reclaimable = min(evictable, size − c_min) = min(10862729216, 14960038920 − 1047890560).
         let reclaimable = evictable.min(n["size"] - n["c_min"]);
         assert_eq!(reclaimable, 10_862_729_216);
-        assert_eq!(got["arclab_zfs_arc_reclaimable_bytes"], reclaimable.to_string());
+        assert_eq!(
+            got["arclab_zfs_arc_reclaimable_bytes"],
+            reclaimable.to_string()
+        );
         assert_eq!(
             got["arclab_zfs_arc_effective_available_bytes"],
             (2_097_152 * 1024 + reclaimable).to_string()
@@ -464,19 +492,32 @@ mod tests {
         // The default for memory_all_bytes 33532497920 on 2.3: max(5/8·allmem, allmem − 1 GiB)
         // = 33532497920 − 1073741824 = 32458756096, which is the fixture's c_max.
         assert_eq!(got["arclab_zfs_arc_default_c_max_bytes"], "32458756096");
-        assert_eq!(got["arclab_zfs_arc_default_c_max_bytes"], n["c_max"].to_string());
+        assert_eq!(
+            got["arclab_zfs_arc_default_c_max_bytes"],
+            n["c_max"].to_string()
+        );
         assert_eq!(got["arclab_zfs_arc_c_max_changed"], "0");
         assert_eq!(got["arclab_zfs_arc_max_param_bytes"], "0");
         assert_eq!(got["arclab_zfs_arc_max_accepted"], "1");
         // Contributors: the structural ones are fixture rows as they are.
-        for (c, f) in [("dnode", "dnode_size"), ("dbuf", "dbuf_size"), ("bonus", "bonus_size"), ("headers", "hdr_size")] {
+        for (c, f) in [
+            ("dnode", "dnode_size"),
+            ("dbuf", "dbuf_size"),
+            ("bonus", "bonus_size"),
+            ("headers", "hdr_size"),
+        ] {
             assert!(
-                out.contains(&format!("arclab_zfs_arc_non_evictable_bytes{{contributor=\"{c}\"}} {}\n", n[f])),
+                out.contains(&format!(
+                    "arclab_zfs_arc_non_evictable_bytes{{contributor=\"{c}\"}} {}\n",
+                    n[f]
+                )),
                 "{c}"
             );
         }
         // mfu_referenced = mfu_size − mfu_evictable_* = 9425546240 − 7483030528 − 393818112.
-        assert!(out.contains("arclab_zfs_arc_non_evictable_bytes{contributor=\"mfu_referenced\"} 1548697600\n"));
+        assert!(out.contains(
+            "arclab_zfs_arc_non_evictable_bytes{contributor=\"mfu_referenced\"} 1548697600\n"
+        ));
         assert!(out.contains("arclab_zfs_version_info{version=\"2.3.0"));
         assert!(out.contains("module_version=\"2.3.1-1\"} 1\n"));
     }
@@ -491,7 +532,12 @@ mod tests {
         // An old layout: mru_size without mru_evictable_*.
         let text = "1 1 0x01 5 0 1 2\nname type data\nsize 4 500\nc 4 200\nc_min 4 100\nc_max 4 400\nmru_size 4 300\n";
         let arc = crate::arcstats::parse_arcstats(text, "a").unwrap();
-        let k = Kstats { name: "a".into(), arc, zfetch: None, dbuf: None };
+        let k = Kstats {
+            name: "a".into(),
+            arc,
+            zfetch: None,
+            dbuf: None,
+        };
         let got = samples(&exposition(&k, None, None, false));
         assert_eq!(got["arclab_zfs_arc_overshoot_bytes"], "300");
         // No *_evictable_*: size − c_min.
@@ -504,7 +550,9 @@ mod tests {
         let (k, _) = fixture();
         let out = exposition(&k, None, None, true);
         assert!(out.ends_with("# EOF\n"));
-        assert!(out.contains("# TYPE arclab_zfs_arc_hits counter\narclab_zfs_arc_hits_total 33266704081\n"));
+        assert!(out.contains(
+            "# TYPE arclab_zfs_arc_hits counter\narclab_zfs_arc_hits_total 33266704081\n"
+        ));
         assert!(out.contains("# TYPE arclab_zfs_version info\narclab_zfs_version_info{"));
         // OpenMetrics allows no comment lines but HELP / TYPE / UNIT / EOF.
         for l in out.lines().filter(|l| l.starts_with('#')) {
@@ -519,7 +567,12 @@ mod tests {
     fn missing_field_keeps_the_raw_metrics() {
         let text = "1 1 0x01 1 0 1 2\nname type data\nhits 4 7\n";
         let arc = crate::arcstats::parse_arcstats(text, "a").unwrap();
-        let k = Kstats { name: "a".into(), arc, zfetch: None, dbuf: None };
+        let k = Kstats {
+            name: "a".into(),
+            arc,
+            zfetch: None,
+            dbuf: None,
+        };
         let out = exposition(&k, None, None, true);
         assert!(out.contains("arclab_zfs_arc_hits_total 7\n"));
         assert!(out.contains("arclab_derived_up 0\n"));
