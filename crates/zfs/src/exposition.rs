@@ -179,6 +179,31 @@ pub fn arc_metric_name(field: &str) -> String {
     }
 }
 
+/// The arcstats field behind an exporter metric name: the inverse of
+/// [`arc_metric_name`]. `None` for derived metrics and unknown fields.
+///
+/// ```
+/// use arclab_zfs::exposition::arc_field_of;
+/// assert_eq!(arc_field_of("arclab_zfs_arc_hits_total"), Some("hits"));
+/// assert_eq!(arc_field_of("arclab_zfs_arc_size"), Some("size"));
+/// assert_eq!(arc_field_of("arclab_zfs_arc_l2_log_blk_count_value"), Some("l2_log_blk_count"));
+/// assert_eq!(arc_field_of("arclab_zfs_arc_hits"), None);
+/// assert_eq!(arc_field_of("arclab_zfs_arc_reclaimable_bytes"), None);
+/// ```
+pub fn arc_field_of(metric: &str) -> Option<&'static str> {
+    let rest = metric.strip_prefix(PREFIX)?.strip_prefix("zfs_arc_")?;
+    [
+        rest.strip_suffix("_total"),
+        rest.strip_suffix("_value"),
+        Some(rest),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(catalog::field)
+    .map(|f| f.name)
+    .find(|f| arc_metric_name(f) == metric)
+}
+
 /// Whether `name` is a valid metric name piece (`[a-zA-Z0-9_]`): a field
 /// name that is not is skipped rather than breaking the exposition.
 fn valid(name: &str) -> bool {
