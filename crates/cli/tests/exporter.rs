@@ -326,7 +326,10 @@ fn prometheus_scrapes_the_fixture_values_and_the_dashboard_has_data() {
         "1s",
     ]);
     // The ARC summary (hit ratio, misses/s) is derived from the arclab_ names.
-    assert!(text.contains("hit ratio") && text.contains("misses/s"), "{text}");
+    assert!(
+        text.contains("hit ratio") && text.contains("misses/s"),
+        "{text}"
+    );
 
     // A vanished procfs: 503 with arclab_up 0 and the path; the exporter
     // keeps serving, and Prometheus sees the target down.

@@ -76,14 +76,16 @@ pub fn wants_openmetrics(accept: &str) -> bool {
     })
 }
 
-/// What the ARC could give back to applications: the bytes above `c_min` that
-/// eviction can free, `min(evictable, size − c_min)`. The ARC never shrinks
-/// below `c_min` and cannot free held buffers. When the layout does not
-/// say what is evictable (no `*_evictable_*` fields), `size − c_min`, the
-/// rule htop and btop use.
+/// What the ARC could give back to applications:
+/// `size − max(c_min, non-evictable)`, at least 0. The ARC never shrinks
+/// below `c_min` and cannot free held buffers; when `size` = evictable +
+/// non-evictable (the §6.5 identity) this is `min(evictable, size − c_min)`.
+/// When the layout does not say what is evictable (no `*_evictable_*`
+/// fields), `size − c_min`, the rule htop, btop and netdata use. (The same
+/// rule as `arclab top`'s RAM bar.)
 pub fn reclaimable_bytes(s: &Status) -> u64 {
-    let above_min = s.size_bytes.saturating_sub(s.c_min_bytes);
-    s.evictable_bytes.map_or(above_min, |e| e.min(above_min))
+    s.size_bytes
+        .saturating_sub(s.c_min_bytes.max(s.non_evictable_bytes.unwrap_or(0)))
 }
 
 /// Memory really available to applications: `MemAvailable` (which does not
@@ -352,7 +354,7 @@ fn derived(o: &mut Out, s: &Status, meminfo: Option<&Meminfo>, params: Option<&M
     );
     o.gauge(
         "arclab_zfs_arc_reclaimable_bytes",
-        "ARC bytes eviction could give back: min(evictable, size - c_min); size - c_min when evictable is unknown",
+        "ARC bytes eviction could give back: size - max(c_min, non-evictable), at least 0 (size - c_min when non-evictable is unknown)",
         reclaimable_bytes(s),
     );
     if let Some(a) = effective_available_bytes(s, meminfo) {

@@ -48,6 +48,15 @@ pub(crate) struct ExporterArgs {
     openmetrics: bool,
 }
 
+/// What one scrape read: the kstats, meminfo and parameters when readable,
+/// and notes on the optional ones that were not.
+struct Read {
+    kstats: Kstats,
+    meminfo: Option<Meminfo>,
+    params: Option<ModuleParams>,
+    notes: Vec<String>,
+}
+
 /// Where one scrape reads.
 struct Source {
     procfs: Option<PathBuf>,
@@ -77,7 +86,7 @@ impl Source {
     /// One read of everything (bounded: the host readers cap every file).
     /// Only the kstats are required; meminfo and parameters are optional
     /// and their errors are returned as notes.
-    fn read(&self) -> Result<(Kstats, Option<Meminfo>, Option<ModuleParams>, Vec<String>)> {
+    fn read(&self) -> Result<Read> {
         let mut notes = Vec::new();
         let k = match (&self.arcstats, &self.procfs) {
             (Some(f), _) => host::read_kstat_file(f)?,
@@ -100,7 +109,12 @@ impl Source {
                 None
             }
         };
-        Ok((k, mem, params, notes))
+        Ok(Read {
+            kstats: k,
+            meminfo: mem,
+            params,
+            notes,
+        })
     }
 
     /// The body of one scrape: `(HTTP status, body, notes)`. Never panics
@@ -109,11 +123,16 @@ impl Source {
         let run = || {
             let t0 = Instant::now();
             match self.read() {
-                Ok((k, m, p, notes)) => {
+                Ok(r) => {
                     let secs = t0.elapsed().as_secs_f64();
-                    let body =
-                        exposition::exposition_timed(&k, m.as_ref(), p.as_ref(), om, Some(secs));
-                    (200, body, notes)
+                    let body = exposition::exposition_timed(
+                        &r.kstats,
+                        r.meminfo.as_ref(),
+                        r.params.as_ref(),
+                        om,
+                        Some(secs),
+                    );
+                    (200, body, r.notes)
                 }
                 Err(e) => {
                     let msg = format!("{e:#}");
