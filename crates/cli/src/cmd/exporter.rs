@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 #[command(after_help = "Examples:\n  \
     arclab exporter                    (serves http://127.0.0.1:9615/metrics until interrupted)\n  \
     arclab exporter --listen 0.0.0.0:9615 --procfs /host/proc --sysfs /host/sys\n  \
-    arclab exporter --once --arcstats saved-arcstats.txt   (one scrape to stdout; pipe to `promtool check metrics`)\n  \
+    arclab exporter --once --arcstats saved-arcstats.txt   (one scrape to stdout)\n  \
     arclab exporter --once --openmetrics --arcstats saved-arcstats.txt\n\n\
     Prometheus: scrape_configs: [{job_name: arclab, static_configs: [{targets: ['host:9615']}]}]\n\
     Grafana: import dashboards/arclab-arc.json (docs/live.md).")]
