@@ -442,4 +442,13 @@ fn once_prints_one_scrape_and_a_missing_procfs_fails_cleanly() {
         1,
     );
     assert!(err.contains("nowhere"), "{err}");
+    // An arcstats over the 1 MiB cap is refused, not read.
+    let arc = procfs.join("spl/kstat/zfs/arcstats");
+    let big = format!("{fixture}{}", "x".repeat(2 << 20));
+    std::fs::write(&arc, big).unwrap();
+    let err = measure_support::fails(&["exporter", "--once", "--procfs", p], 1);
+    assert!(
+        err.contains("arcstats") && err.contains("larger than"),
+        "{err}"
+    );
 }

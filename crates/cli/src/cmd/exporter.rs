@@ -7,7 +7,7 @@ use arclab_zfs::host::{self, Kstats, Meminfo, ModuleParams};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Serve the ARC's statistics to Prometheus on /metrics: every arcstats field
@@ -147,6 +147,9 @@ impl Source {
     }
 }
 
+/// Replies being written at once (slow clients); more are dropped.
+const MAX_WRITERS: usize = 8;
+
 const INDEX: &str = "<!DOCTYPE html>\n<html><head><title>arclab exporter</title></head><body>\n\
 <h1>arclab exporter</h1>\n<p>The ZFS ARC as Prometheus metrics, with the answers built in: \
 <a href=\"/metrics\">/metrics</a>.</p>\n<p>Metric list and Grafana dashboard: docs/live.md in arclab.</p>\n\
@@ -188,6 +191,7 @@ pub(crate) fn run(args: ExporterArgs) -> Result<()> {
         }
     ));
     let mut last_ok = true;
+    let writers = Arc::new(AtomicUsize::new(0));
     while !stop.load(Ordering::Relaxed) {
         let req = match server.recv_timeout(Duration::from_millis(200)) {
             Ok(Some(r)) => r,
@@ -242,8 +246,19 @@ pub(crate) fn run(args: ExporterArgs) -> Result<()> {
                 tiny_http::Response::from_string("not found: try /metrics\n").with_status_code(404)
             }
         };
-        // A client that hung up is its problem, not the exporter's.
-        let _ = req.respond(resp);
+        // The reply is written by its own thread, so a client that does not
+        // read cannot stall the next scrape; at most MAX_WRITERS at a time,
+        // beyond that the request is dropped (tiny_http answers it with a 500).
+        if writers.load(Ordering::Acquire) >= MAX_WRITERS {
+            continue;
+        }
+        writers.fetch_add(1, Ordering::AcqRel);
+        let w = Arc::clone(&writers);
+        std::thread::spawn(move || {
+            // A client that hung up is its problem, not the exporter's.
+            let _ = req.respond(resp);
+            w.fetch_sub(1, Ordering::AcqRel);
+        });
     }
     crate::output::note("arclab exporter: stopped");
     Ok(())
