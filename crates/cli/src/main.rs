@@ -62,6 +62,8 @@ enum Command {
     /// line is the average since the module loaded. A counter that goes down
     /// (module reload, reboot) is shown as a reset, never as a negative rate.
     Top(cmd::top::TopArgs),
+    /// Serve the ARC to Prometheus on /metrics, with the answers as metrics.
+    Exporter(cmd::exporter::ExporterArgs),
     /// Record this host's ARC reads into a trace for whatif (Linux, root).
     Capture(cmd::capture::CaptureArgs),
     /// Write a whatif scenario of this host (RAM, release, caps, pinned and other memory).
@@ -96,6 +98,7 @@ fn main() -> ExitCode {
         Command::Limits(args) => cmd::limits::run(args),
         Command::Status(args) => cmd::status::run(args),
         Command::Top(args) => cmd::top::run(args),
+        Command::Exporter(args) => cmd::exporter::run(args),
         Command::Capture(args) => cmd::capture::run(args),
         Command::Scenario(args) => cmd::scenario::run(args),
         Command::Tune(c) => cmd::tune::run(c),

@@ -48,7 +48,15 @@ const CANNOT_RUN: &[(&str, &str)] = &[
         "arclab record --db arc.db --procfs /host/proc",
         "needs a host's procfs mounted at /host/proc",
     ),
-    ("arclab export", "needs a Prometheus-compatible server"),
+    ("arclab export ", "needs a Prometheus-compatible server"),
+    (
+        "arclab exporter  ",
+        "serves the live /proc until interrupted (tests/exporter.rs drives it against a fake procfs)",
+    ),
+    (
+        "arclab exporter --listen 0.0.0.0:9615",
+        "serves a host's procfs mounted at /host/proc until interrupted",
+    ),
     (
         "arclab compare http://",
         "needs a Prometheus-compatible server",

@@ -146,14 +146,19 @@ pub fn queries_for(metrics: &str, matchers: &str) -> Vec<String> {
         .map(|item| match item.as_str() {
             "arc" => with_match(
                 &format!(
-                    "{{__name__=~\"node_zfs_arc_({})|node_zfs_arcstats_({})\"}}",
+                    "{{__name__=~\"node_zfs_arc_({})|node_zfs_arcstats_({})|{}\"}}",
                     ARC_FIELDS.join("|"),
-                    ARCSTATS_NAMES.join("|")
+                    ARCSTATS_NAMES.join("|"),
+                    ARC_FIELDS
+                        .iter()
+                        .map(|f| arclab_zfs::exposition::arc_metric_name(f))
+                        .collect::<Vec<_>>()
+                        .join("|")
                 ),
                 matchers,
             ),
             "arc-all" => with_match(
-                "{__name__=~\"node_zfs_arc_.+|node_zfs_arcstats_.+\"}",
+                "{__name__=~\"node_zfs_arc_.+|node_zfs_arcstats_.+|arclab_zfs_arc_.+\"}",
                 matchers,
             ),
             _ => with_match(&item, matchers),
@@ -161,10 +166,13 @@ pub fn queries_for(metrics: &str, matchers: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether a series name belongs to the `arc` preset.
+/// Whether a series name belongs to the `arc` preset (node_exporter's
+/// Linux and FreeBSD names, and `arclab exporter`'s).
 pub fn in_arc_preset(name: &str) -> bool {
-    name.strip_prefix("node_zfs_arc_")
-        .is_some_and(|f| ARC_FIELDS.contains(&f))
+    arclab_zfs::exposition::arc_field_of(name).is_some_and(|f| ARC_FIELDS.contains(&f))
+        || name
+            .strip_prefix("node_zfs_arc_")
+            .is_some_and(|f| ARC_FIELDS.contains(&f))
         || name
             .strip_prefix("node_zfs_arcstats_")
             .is_some_and(|f| ARCSTATS_NAMES.contains(&f))

@@ -88,8 +88,13 @@ pub enum KindSource {
 
 /// The arcstats field behind a node_exporter name: `node_zfs_arc_<field>`
 /// (Linux) or `node_zfs_arcstats_<field>[_total|_bytes]` (FreeBSD, where
-/// `data_bytes` is `data_size` and `mru_bytes` is `mru_size`).
+/// `data_bytes` is `data_size` and `mru_bytes` is `mru_size`), or an
+/// `arclab exporter` name (`arclab_zfs_arc_<field>`, counters with `_total`:
+/// [`arclab_zfs::exposition::arc_field_of`]).
 pub fn arc_field(name: &str) -> Option<&str> {
+    if name.starts_with("arclab_zfs_arc_") {
+        return arclab_zfs::exposition::arc_field_of(name);
+    }
     if let Some(f) = name.strip_prefix("node_zfs_arc_") {
         return catalog::field(f).map(|i| i.name);
     }
@@ -185,6 +190,9 @@ mod tests {
             Some("mfu_ghost_size")
         );
         assert_eq!(arc_field("node_zfs_arc_nonsense"), None);
+        assert_eq!(arc_field("arclab_zfs_arc_hits_total"), Some("hits"));
+        assert_eq!(arc_field("arclab_zfs_arc_c_max"), Some("c_max"));
+        assert_eq!(arc_field("arclab_zfs_arc_overshoot_bytes"), None);
         assert_eq!(arc_field("node_cpu_seconds_total"), None);
     }
 

@@ -35,6 +35,7 @@
 pub mod arcstats;
 pub mod capture;
 pub mod catalog;
+pub mod exposition;
 pub mod host;
 pub mod live;
 pub mod rates;

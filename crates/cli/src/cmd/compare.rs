@@ -198,7 +198,9 @@ fn select(data: &mut Dataset, metrics: Option<&str>, matchers: Option<&str>) -> 
         let test: Box<dyn Fn(&str) -> bool> = match item.as_str() {
             "arc" => Box::new(in_arc_preset),
             "arc-all" => Box::new(|n: &str| {
-                n.starts_with("node_zfs_arc_") || n.starts_with("node_zfs_arcstats_")
+                n.starts_with("node_zfs_arc_")
+                    || n.starts_with("node_zfs_arcstats_")
+                    || n.starts_with("arclab_zfs_arc_")
             }),
             other => {
                 let name = selector_name(other)

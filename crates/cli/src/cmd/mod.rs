@@ -4,6 +4,7 @@ pub(crate) mod capture;
 pub(crate) mod change;
 pub(crate) mod compare;
 pub(crate) mod export;
+pub(crate) mod exporter;
 pub(crate) mod limits;
 pub(crate) mod record;
 pub(crate) mod scenario;

@@ -216,6 +216,82 @@ pub fn prometheus(s: &[Sample]) -> Server {
     }
 }
 
+/// Prometheus scraping `targets` (`host:port`) as job `job` every second,
+/// from an empty database.
+pub fn prometheus_scraping(job: &str, targets: &[&str]) -> Server {
+    need("prometheus", "prometheus");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cfg = dir.path().join("prom.yml");
+    let list: Vec<String> = targets.iter().map(|t| format!("'{t}'")).collect();
+    std::fs::write(
+        &cfg,
+        format!(
+            "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n  - job_name: {job}\n    static_configs:\n      - targets: [{}]\n",
+            list.join(", ")
+        ),
+    )
+    .expect("config");
+    let port = free_port();
+    let log = dir.path().join("prom.log");
+    let mut child = Command::new("prometheus")
+        .arg(format!("--config.file={}", cfg.display()))
+        .arg(format!(
+            "--storage.tsdb.path={}",
+            dir.path().join("data").display()
+        ))
+        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).expect("log"))
+        .spawn()
+        .expect("start prometheus");
+    let url = format!("http://127.0.0.1:{port}");
+    wait_ready(&format!("{url}/-/ready"), &mut child, &log);
+    Server {
+        child,
+        url,
+        _dir: dir,
+    }
+}
+
+/// Percent-encode a query parameter value.
+pub fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// An instant query through `/api/v1/query`: the result vector's
+/// `(labels, value)` pairs (values as Prometheus prints them).
+pub fn query(url: &str, promql: &str) -> Vec<(serde_json::Value, String)> {
+    let (st, body) = http(
+        "GET",
+        &format!("{url}/api/v1/query?query={}", urlencode(promql)),
+        b"",
+    )
+    .expect("query");
+    assert_eq!(st, 200, "{promql}: {body}");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(v["status"], "success", "{promql}: {body}");
+    v["data"]["result"]
+        .as_array()
+        .map(|r| {
+            r.iter()
+                .map(|s| {
+                    (
+                        s["metric"].clone(),
+                        s["value"][1].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// VictoriaMetrics with the samples imported and flushed.
 pub fn victoria_metrics(s: &[Sample]) -> Server {
     need("victoria-metrics", "victoria-metrics");
