@@ -40,11 +40,19 @@ impl Host {
     fn reads(&self) -> PathBuf {
         self.procfs.join("spl/kstat/zfs/tank/reads")
     }
+    /// A parameter's value. A real sysfs write is atomic; on this fake one
+    /// the capture truncates then writes, so an empty read is a write in
+    /// progress: read again (bounded).
     fn param(&self, name: &str) -> String {
-        std::fs::read_to_string(self.sysfs.join("module/zfs/parameters").join(name))
-            .unwrap()
-            .trim()
-            .to_string()
+        let p = self.sysfs.join("module/zfs/parameters").join(name);
+        for _ in 0..1000 {
+            let v = std::fs::read_to_string(&p).unwrap().trim().to_string();
+            if !v.is_empty() {
+                return v;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        panic!("{} stayed empty", p.display());
     }
 }
 
@@ -156,10 +164,12 @@ struct Logged {
 /// logging each into the ring once the capture has switched the history on.
 fn fake_kernel(host: &Host, work: &[(u64, u64)], chunk: usize, pause: Duration) -> Logged {
     let deadline = Instant::now() + Duration::from_secs(20);
-    while host.param("zfs_read_history") == "0" {
+    // The capture sets the ring size, then the hits switch: wait for both,
+    // or a first chunk read between the two would log no hits.
+    while host.param("zfs_read_history") == "0" || host.param("zfs_read_history_hits") != "1" {
         assert!(
             Instant::now() < deadline,
-            "the capture never enabled zfs_read_history"
+            "the capture never enabled zfs_read_history and zfs_read_history_hits"
         );
         std::thread::sleep(Duration::from_millis(2));
     }
