@@ -120,6 +120,9 @@ impl Host {
             "MemTotal:       32746580 kB\nMemFree:         5072496 kB\nMemAvailable:    4194304 kB\n",
         );
         atomic_write(&sys.join("module/zfs/parameters/zfs_arc_max"), "0\n");
+        // The module's version string (made up, inside the range the
+        // fixture's layout gives): the header shows it rather than the range.
+        atomic_write(&sys.join("module/zfs/version"), "2.3.1-1\n");
         let h = Host {
             _dir: dir,
             proc_,
@@ -205,6 +208,7 @@ fn full_screen_top_in_tmux() {
 
     let s = tmux.wait("the first screen", |s| s.contains("really available"));
     for want in [
+        "ZFS 2.3.1-1 (module)",
         "size    13.93 GiB",
         "c       14.52 GiB",
         "c_max   30.23 GiB",

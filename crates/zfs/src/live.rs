@@ -660,6 +660,12 @@ pub struct Live {
 }
 
 impl Live {
+    /// The module's own version string (sysfs `module/zfs/version`) of the
+    /// newest sample, when sysfs was read and has it.
+    pub fn module_version(&self) -> Option<&str> {
+        self.prev.params.as_ref()?.version.as_deref()
+    }
+
     /// Start from the first sample; `interval` is the configured refresh,
     /// `history` the points kept per metric.
     pub fn new(first: Sample, interval: f64, history: usize) -> Result<Live, MissingField> {

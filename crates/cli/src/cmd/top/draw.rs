@@ -140,8 +140,12 @@ fn header(f: &mut Frame, area: Rect, live: &Live, view: &View) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// The inferred release range without the limits-behaviour note.
+/// The module's version when sysfs says it, else the release range inferred
+/// from the arcstats layout (without the limits-behaviour note).
 fn release(live: &Live) -> String {
+    if let Some(v) = live.module_version() {
+        return format!("{v} (module)");
+    }
     let v = live.status.version.to_string();
     match v.find(" (limits") {
         Some(i) => v[..i].to_string(),
