@@ -151,6 +151,14 @@ pub struct TopRow {
     pub reloaded: bool,
 }
 
+impl TopRow {
+    /// Whether a rate over `names` has no value because of a reset: the
+    /// module reloaded, or one of the counters went down.
+    pub fn reset_in(&self, names: &[&str]) -> bool {
+        self.reloaded || names.iter().any(|n| self.resets.iter().any(|x| x == n))
+    }
+}
+
 const READS: &[&str] = &["hits", "iohits", "misses"];
 const DEMAND_MISSES: &[&str] = &["demand_data_misses", "demand_metadata_misses"];
 const PREFETCH_MISSES: &[&str] = &["prefetch_data_misses", "prefetch_metadata_misses"];

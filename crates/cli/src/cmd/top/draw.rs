@@ -408,8 +408,7 @@ fn why(f: &mut Frame, area: Rect, live: &Live) {
 fn rate_rows(live: &Live) -> Vec<(&'static str, String, Level, Metric)> {
     let r = &live.rates;
     let row = &r.row;
-    let reset =
-        |names: &[&str]| row.reloaded || names.iter().any(|n| row.resets.iter().any(|x| x == n));
+    let reset = |names: &[&str]| row.reset_in(names);
     let v = |x: Option<f64>, names: &[&str]| match x {
         Some(x) => si(x),
         None if reset(names) => "reset".into(),

@@ -133,8 +133,7 @@ fn note(r: &TopRow) -> String {
 }
 
 fn cells(r: &TopRow) -> Vec<String> {
-    let reset =
-        |names: &[&str]| r.reloaded || names.iter().any(|n| r.resets.iter().any(|x| x == n));
+    let reset = |names: &[&str]| r.reset_in(names);
     let rate = |v: Option<f64>, names: &[&str]| match v {
         Some(v) => si(v),
         None if reset(names) => "reset".into(),
