@@ -331,6 +331,63 @@ fn full_screen_top_in_tmux() {
     );
 }
 
+/// A terminal that goes away (its tmux server killed: the pty hangs up and
+/// the process gets SIGHUP) ends `top` within a second or two; it must not
+/// keep running on the dead tty (crossterm reads its EOF in a loop: a process
+/// left behind that way spun at 100 % of a core for over an hour).
+#[test]
+fn a_hung_up_terminal_ends_top() {
+    if !tmux_present() {
+        eprintln!("SKIPPED: tmux is not installed (apt-get install tmux; .ci/run installs it)");
+        return;
+    }
+    let host = Host::new();
+    let tmux = Tmux {
+        socket: format!("arclab-top-hup-{}", std::process::id()),
+    };
+    let bin = env!("CARGO_BIN_EXE_arclab");
+    let script = format!(
+        "echo $$ > '{}/pid'; exec '{bin}' top --procfs '{}'",
+        host.proc_.display(),
+        host.proc_.display()
+    );
+    tmux.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "top",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    tmux.wait("the first screen", |s| s.contains("really available"));
+    let pid = std::fs::read_to_string(host.proc_.join("pid")).unwrap();
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{}", pid.trim()));
+    assert!(proc_dir.exists());
+    tmux.ok(&["kill-server"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    // Gone, or a zombie waiting for tmux (already dead) to reap it.
+    let alive = || {
+        std::fs::read_to_string(proc_dir.join("stat"))
+            .is_ok_and(|st| !st.split(") ").nth(1).unwrap_or("").starts_with('Z'))
+    };
+    while alive() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let still = alive();
+    if still {
+        let _ = Command::new("kill").args(["-9", pid.trim()]).status();
+    }
+    assert!(
+        !still,
+        "arclab top still running 10 s after its terminal hung up"
+    );
+}
+
 /// SIGTERM also restores the terminal.
 #[test]
 fn sigterm_restores_the_terminal() {

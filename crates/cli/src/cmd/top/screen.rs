@@ -64,13 +64,24 @@ pub(super) fn run(args: &TopArgs) -> Result<()> {
     let first = args.sample()?;
     let mut live = Live::new(first, interval.as_secs_f64(), history_points(interval))?;
     let stop = Arc::new(AtomicBool::new(false));
-    for sig in [
+    let mut signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
-    ] {
-        signal_hook::flag::register(sig, Arc::clone(&stop))?;
-    }
+    ])?;
+    let flag = Arc::clone(&stop);
+    std::thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            flag.store(true, Ordering::Relaxed);
+            // The loop sees the flag within a tick. When it cannot — a hung-up
+            // terminal (its tmux or ssh session gone) reads as an endless EOF
+            // inside crossterm's event wait — end the process here rather than
+            // spin on a dead tty.
+            std::thread::sleep(Duration::from_millis(500));
+            restore();
+            std::process::exit(0);
+        }
+    });
     let _guard = Guard::enter()?;
     let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     term.clear()?;
