@@ -16,9 +16,10 @@ struct Tmux {
 }
 
 impl Tmux {
-    fn new() -> Tmux {
+    /// A private tmux server for one test (`tag` keeps the tests apart).
+    fn new(tag: &str) -> Tmux {
         Tmux {
-            socket: format!("arclab-top-test-{}", std::process::id()),
+            socket: format!("arclab-top-{tag}-{}", std::process::id()),
         }
     }
 
@@ -38,6 +39,36 @@ impl Tmux {
             String::from_utf8_lossy(&o.stderr)
         );
         String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+
+    /// Start the session `top` of `w`×`h` cells running `sh -c script`.
+    fn start(&self, w: u16, h: u16, script: &str) {
+        let (w, h) = (w.to_string(), h.to_string());
+        self.ok(&[
+            "new-session",
+            "-d",
+            "-s",
+            "top",
+            "-x",
+            &w,
+            "-y",
+            &h,
+            "sh",
+            "-c",
+            script,
+        ]);
+    }
+
+    /// The pane is back on the main screen with a visible cursor.
+    fn assert_main_screen_with_cursor(&self) {
+        let flags = self.ok(&[
+            "display-message",
+            "-p",
+            "-t",
+            "top",
+            "#{alternate_on} #{cursor_flag}",
+        ]);
+        assert_eq!(flags.trim(), "0 1", "alternate screen on / cursor hidden");
     }
 
     fn screen(&self) -> String {
@@ -182,7 +213,7 @@ fn full_screen_top_in_tmux() {
         return;
     }
     let mut host = Host::new();
-    let tmux = Tmux::new();
+    let tmux = Tmux::new("test");
     let bin = env!("CARGO_BIN_EXE_arclab");
     // After top exits, the shell reports its status and the terminal modes,
     // then stays so the pane can be captured.
@@ -192,19 +223,7 @@ fn full_screen_top_in_tmux() {
         host.proc_.display(),
         host.sys.display()
     );
-    tmux.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "top",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    tmux.start(120, 40, &script);
 
     let s = tmux.wait("the first screen", |s| s.contains("really available"));
     for want in [
@@ -318,17 +337,7 @@ fn full_screen_top_in_tmux() {
         !s.contains("arclab top ·"),
         "alternate screen not left:\n{s}"
     );
-    assert_eq!(
-        tmux.ok(&[
-            "display-message",
-            "-p",
-            "-t",
-            "top",
-            "#{alternate_on} #{cursor_flag}"
-        ])
-        .trim(),
-        "0 1"
-    );
+    tmux.assert_main_screen_with_cursor();
 }
 
 /// A terminal that goes away (its tmux server killed: the pty hangs up and
@@ -342,28 +351,14 @@ fn a_hung_up_terminal_ends_top() {
         return;
     }
     let host = Host::new();
-    let tmux = Tmux {
-        socket: format!("arclab-top-hup-{}", std::process::id()),
-    };
+    let tmux = Tmux::new("hup");
     let bin = env!("CARGO_BIN_EXE_arclab");
     let script = format!(
         "echo $$ > '{}/pid'; exec '{bin}' top --procfs '{}'",
         host.proc_.display(),
         host.proc_.display()
     );
-    tmux.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "top",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    tmux.start(100, 30, &script);
     tmux.wait("the first screen", |s| s.contains("really available"));
     let pid = std::fs::read_to_string(host.proc_.join("pid")).unwrap();
     let proc_dir = std::path::PathBuf::from(format!("/proc/{}", pid.trim()));
@@ -396,9 +391,7 @@ fn sigterm_restores_the_terminal() {
         return;
     }
     let host = Host::new();
-    let tmux = Tmux {
-        socket: format!("arclab-top-term-{}", std::process::id()),
-    };
+    let tmux = Tmux::new("term");
     let bin = env!("CARGO_BIN_EXE_arclab");
     let script = format!(
         "'{bin}' top --procfs '{}' & echo $! > '{}/pid'; wait $!; echo \"EXIT=$?\"; \
@@ -406,19 +399,7 @@ fn sigterm_restores_the_terminal() {
         host.proc_.display(),
         host.proc_.display()
     );
-    tmux.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "top",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    tmux.start(100, 30, &script);
     tmux.wait("the first screen", |s| s.contains("really available"));
     let pid = std::fs::read_to_string(host.proc_.join("pid")).unwrap();
     let st = Command::new("kill")
@@ -431,17 +412,7 @@ fn sigterm_restores_the_terminal() {
         s.contains("EXIT=0") && s.contains("icanon") && !s.contains("-icanon"),
         "{s}"
     );
-    assert_eq!(
-        tmux.ok(&[
-            "display-message",
-            "-p",
-            "-t",
-            "top",
-            "#{alternate_on} #{cursor_flag}"
-        ])
-        .trim(),
-        "0 1"
-    );
+    tmux.assert_main_screen_with_cursor();
 }
 
 /// A panic restores the terminal (the panic hook), and its message is
@@ -454,41 +425,17 @@ fn a_panic_restores_the_terminal() {
         return;
     }
     let host = Host::new();
-    let tmux = Tmux {
-        socket: format!("arclab-top-panic-{}", std::process::id()),
-    };
+    let tmux = Tmux::new("panic");
     let bin = env!("CARGO_BIN_EXE_arclab");
     let script = format!(
         "ARCLAB_TOP_TEST_PANIC=1 '{bin}' top --procfs '{}'; echo \"EXIT=$?\"; \
          stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon | tr '\\n' ' '; echo END; sleep 60",
         host.proc_.display()
     );
-    tmux.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "top",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    tmux.start(100, 30, &script);
     let s = tmux.wait("exit", |s| s.contains("EXIT=") && s.contains("END"));
     assert!(s.contains("EXIT=101") || s.contains("EXIT=134"), "{s}");
     assert!(s.contains("a panic after the first screen"), "{s}");
     assert!(s.contains("icanon") && !s.contains("-icanon"), "{s}");
-    assert_eq!(
-        tmux.ok(&[
-            "display-message",
-            "-p",
-            "-t",
-            "top",
-            "#{alternate_on} #{cursor_flag}"
-        ])
-        .trim(),
-        "0 1"
-    );
+    tmux.assert_main_screen_with_cursor();
 }

@@ -434,17 +434,22 @@ mod tests {
         assert_eq!(verdict(&r), "Nothing was run.");
     }
 
-    #[test]
-    fn other_groups_get_a_sentence() {
-        let mut r = fixture();
-        let mut off = r.rows.clone();
+    /// A prefetch-off copy of every row with twice the misses; prefetch off,
+    /// every disk read is a demand miss.
+    fn add_prefetch_off_rows(rows: &mut Vec<Row>) {
+        let mut off = rows.clone();
         for row in &mut off {
             row.prefetch = false;
             row.misses_per_sec *= 2.0;
-            // Prefetch off: every disk read is a demand miss.
             row.disk_reads_per_sec = row.misses_per_sec;
         }
-        r.rows.extend(off);
+        rows.extend(off);
+    }
+
+    #[test]
+    fn other_groups_get_a_sentence() {
+        let mut r = fixture();
+        add_prefetch_off_rows(&mut r.rows);
         fill_multipliers(&mut r.rows);
         let v = verdict(&r);
         assert!(
@@ -481,13 +486,7 @@ mod tests {
             "{v}"
         );
         // Prefetch off at the same cap: its own disk reads against ours.
-        let mut off = r.rows.clone();
-        for row in &mut off {
-            row.prefetch = false;
-            row.misses_per_sec *= 2.0;
-            row.disk_reads_per_sec = row.misses_per_sec;
-        }
-        r.rows.extend(off);
+        add_prefetch_off_rows(&mut r.rows);
         fill_multipliers(&mut r.rows);
         let v = verdict(&r);
         assert!(
