@@ -250,12 +250,15 @@ def c_min_for(arclab, ram, version, cap):
     return json.loads(out)["c_min_bytes"]
 
 
-def run_model(arclab, csv, release, ram, cap, pf):
+def run_model(arclab, csv, release, ram, cap, pf, nblocks, extra=()):
+    # The oracle's objects have `nblocks` blocks each and a trace id g is
+    # block g % nblocks of object g / nblocks: the same files for the model.
     cmd = [arclab, "sim", "--trace", csv, "--format", "csv",
+           "--blocks-per-file", str(nblocks),
            "--csv-time-col", "1", "--csv-id-col", "2", "--csv-size-col", "3",
            "--csv-header", "--policy", "zfs-arc", "--zfs-version", release,
            "--ram", str(ram), "--arc-max", str(cap), "--prefetch", pf,
-           "--threads", "1", "--json"]
+           "--threads", "1", "--json", *extra]
     out = sh(cmd, capture_output=True, text=True)
     r = json.loads(out.stdout)["results"][0]
     m = dict(r.get("arcstats") or {})
@@ -411,7 +414,8 @@ def from_fixtures(a):
                                 "-o", csv], check=True)
                 n = runs[0]["config.requests"]
                 m = run_model(a.arclab, csv, release, meta["ram"],
-                              meta["cap"], meta["prefetch"])
+                              meta["cap"], meta["prefetch"],
+                              runs[0]["config.nblocks"], a.model_arg)
                 rows.append({"release": release, "trace": trace,
                              "cap": meta["cap"], "pf": meta["prefetch"],
                              "oracle": [oracle_metrics(o) for o in runs],
@@ -437,6 +441,9 @@ def main():
     ap.add_argument("--fixtures", help="write fixtures under this dir")
     ap.add_argument("--from-fixtures",
                     help="no oracle: model vs recorded fixtures")
+    ap.add_argument("--model-arg", action="append", default=[],
+                    help="extra argument for arclab sim (repeat), e.g. "
+                         "--model-arg=--indirect-reads=off")
     a = ap.parse_args()
     if a.from_fixtures:
         return from_fixtures(a)
@@ -482,7 +489,8 @@ def main():
                             with open(txt + ".tmp", "w") as f:
                                 f.write(out)
                             os.replace(txt + ".tmp", txt)
-                        m = run_model(a.arclab, csv, release, a.ram, cap, pf)
+                        m = run_model(a.arclab, csv, release, a.ram, cap, pf,
+                                      o["config.nblocks"], a.model_arg)
                         print(f"{tag} run {k}: {time.time() - t0:.1f} s, "
                               f"oracle {o['result.hit_ratio']:.4f} model "
                               f"{m['demand_data_hits'] / len(ids):.4f}",

@@ -13,6 +13,7 @@
 //!   cap), the runs, the disk model, the rows and the verdict;
 //! * [`sample`]: spatial sampling for miniature simulation.
 
+pub mod dmu;
 mod engine;
 pub mod error;
 pub mod model;

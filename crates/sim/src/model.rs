@@ -33,10 +33,11 @@
 //! reads of consecutive blocks of one file and level, which the pool can
 //! merge into one I/O (`whatif::device`).
 
+use crate::dmu::Dmu;
 use arclab_arc::model::{ArcCache, ArcConfig, ArcStats, Outcome, ReadFlags};
 use arclab_arc::slab::hash_key;
 use arclab_arc::zfetch::{FileInfo, PrefetchIo, Zfetch, ZfetchConfig, ZfetchStats};
-use arclab_arc::{Kind, Op, Request, block_key, key_blkid, key_file, key_level};
+use arclab_arc::{Kind, Op, Release, Request, block_key, key_blkid, key_file, key_level};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// Block ids of a [`block_key`] are 40 bits wide.
@@ -151,6 +152,28 @@ pub struct ZfsSpec {
     /// (generated workloads); otherwise they are plain trace keys, read as
     /// blocks of one file (see the module docs).
     pub block_keys: bool,
+    /// Plain trace keys are blocks of files of this many blocks: key `k` is
+    /// block `k % n` of file `k / n` (e.g. many small files numbered block by
+    /// block). `None`: one file of unbounded size.
+    pub blocks_per_file: Option<u64>,
+    /// Read each demand data block's indirect blocks through the dbuf cache
+    /// first, as the DMU does ([`crate::dmu`]). Only for plain keys: block-key
+    /// workloads and captures carry their own metadata reads.
+    pub indirect_reads: bool,
+}
+
+impl ZfsSpec {
+    /// A spec with the defaults of a replay: plain keys read as one file with
+    /// the DMU's indirect reads, or block keys with none.
+    pub fn new(config: ArcConfig, prefetch: bool, block_keys: bool) -> ZfsSpec {
+        ZfsSpec {
+            config,
+            prefetch,
+            block_keys,
+            blocks_per_file: None,
+            indirect_reads: !block_keys,
+        }
+    }
 }
 
 /// The ARC model plus its prefetcher.
@@ -164,6 +187,9 @@ pub struct ZfsArc {
     /// The file of the previous read (most traces read one file at a time).
     last_file: Option<(u32, FileInfo)>,
     block_keys: bool,
+    blocks_per_file: Option<u64>,
+    /// The DMU's indirect blocks and dbuf cache, when on.
+    dmu: Option<Dmu>,
     latency_ns: u64,
     disk: PrefetchReads,
 }
@@ -188,7 +214,11 @@ impl ZfsArc {
             .c_max_bytes;
             Zfetch::new(z)
         });
+        let dmu = (spec.indirect_reads && !spec.block_keys)
+            .then(|| Dmu::new(config.behaviour.release >= Release::new(0, 8, 0)));
         ZfsArc {
+            dmu,
+            blocks_per_file: spec.blocks_per_file.filter(|&n| n > 0),
             arc: ArcCache::new(config),
             zfetch,
             ios: Vec::with_capacity(64),
@@ -220,6 +250,7 @@ impl ZfsArc {
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         self.arc.heap_bytes()
+            + self.dmu.as_ref().map_or(0, Dmu::heap_bytes)
             + self.zfetch.as_ref().map_or(0, Zfetch::heap_bytes)
             + self.ios.capacity() * size_of::<PrefetchIo>()
             + self.inflight.capacity() * size_of::<(u64, PrefetchIo)>()
@@ -252,13 +283,37 @@ impl ZfsArc {
         }
     }
 
+    /// Map a plain trace key onto (file, block id, last block of the file):
+    /// one unbounded file, or files of `blocks_per_file` blocks.
+    #[inline]
+    fn place(&self, key: u64) -> (u32, u64, u64) {
+        match self.blocks_per_file {
+            None => (0, Self::blkid_of(key), UNBOUNDED_MAXBLKID),
+            Some(n) => {
+                let file = key / n;
+                let file = if file <= u64::from(u32::MAX >> 8) {
+                    file as u32
+                } else {
+                    (hash_key(file) >> 40) as u32
+                };
+                (file, key % n, n - 1)
+            }
+        }
+    }
+
+    /// The DMU layer's counters, when it is on.
+    pub fn dmu_stats(&self) -> Option<crate::dmu::DmuStats> {
+        self.dmu.as_ref().map(Dmu::stats)
+    }
+
     /// A hint that `req` comes soon (see [`ArcCache::prefetch`]).
     #[inline(always)]
     pub fn prefetch(&self, req: &Request, stage: u8) {
         let key = if self.block_keys {
             req.key
         } else {
-            block_key(0, 0, Self::blkid_of(req.key))
+            let (file, blkid, _) = self.place(req.key);
+            block_key(file, 0, blkid)
         };
         self.arc.prefetch(key, stage);
     }
@@ -268,14 +323,23 @@ impl ZfsArc {
     #[inline]
     pub fn access(&mut self, req: &Request) -> bool {
         let mut r = *req;
-        let (file, level, blkid) = if self.block_keys {
-            (key_file(req.key), key_level(req.key), key_blkid(req.key))
+        let (file, level, blkid, maxblkid) = if self.block_keys {
+            let k = req.key;
+            (key_file(k), key_level(k), key_blkid(k), UNBOUNDED_MAXBLKID)
         } else {
-            let blkid = Self::blkid_of(req.key);
-            r.key = block_key(0, 0, blkid);
-            (0, 0, blkid)
+            let (file, blkid, maxblkid) = self.place(req.key);
+            r.key = block_key(file, 0, blkid);
+            (file, 0, blkid, maxblkid)
         };
-        if self.zfetch.is_none() || req.op != Op::Read || req.prefetch || level != 0 {
+        let demand = req.op == Op::Read && !req.prefetch && level == 0;
+        // Hashed keys (object ids beyond the block space) are not file
+        // blocks: no indirect blocks for them.
+        if demand && (self.blocks_per_file.is_some() || req.key <= BLKID_MASK) {
+            if let Some(d) = self.dmu.as_mut() {
+                d.demand_read(&mut self.arc, file, blkid, maxblkid, req.time_ns);
+            }
+        }
+        if self.zfetch.is_none() || !demand {
             return !matches!(self.arc.access(&r), Outcome::Miss { .. });
         }
         self.complete_prefetches(req.time_ns);
@@ -283,7 +347,7 @@ impl ZfsArc {
             Some((f, info)) if f == file => info,
             _ => {
                 let info = *self.files.entry(file).or_insert_with(|| FileInfo {
-                    maxblkid: UNBOUNDED_MAXBLKID,
+                    maxblkid,
                     blocksize: req.size.clamp(512, 16 << 20).next_power_of_two(),
                 });
                 self.last_file = Some((file, info));
@@ -296,27 +360,59 @@ impl ZfsArc {
         };
         self.ios.clear();
         let stream = zf.prepare(file, blkid, 1, true, now, &info, &mut self.ios);
-        self.issue_prefetches(now, info.blocksize);
+        self.issue_prefetches(now, &info);
         let outcome = self.arc.access(&r);
         let missed = matches!(outcome, Outcome::Miss { .. });
         if let (Some(s), Some(zf)) = (stream, self.zfetch.as_mut()) {
             zf.run(s, missed, &mut self.ios);
-            self.issue_prefetches(now, info.blocksize);
+            self.issue_prefetches(now, &info);
         }
         !missed
     }
 
     /// Issue the prefetch reads collected in `self.ios`.
-    fn issue_prefetches(&mut self, now: u64, blocksize: u32) {
-        for io in self.ios.drain(..) {
-            let (size, kind) = if io.level == 0 {
-                (blocksize, Kind::Data)
-            } else {
-                (INDIRECT_BLOCK_BYTES, Kind::Metadata)
+    fn issue_prefetches(&mut self, now: u64, info: &FileInfo) {
+        let mut ios = std::mem::take(&mut self.ios);
+        for io in ios.drain(..) {
+            let (size, kind) = match (io.level, self.dmu.is_some()) {
+                (0, _) => (info.blocksize, Kind::Data),
+                (_, true) => (
+                    crate::dmu::indirect_psize(io.level, io.blkid, info.maxblkid),
+                    Kind::Metadata,
+                ),
+                (_, false) => (INDIRECT_BLOCK_BYTES, Kind::Metadata),
             };
+            let key = match (io.level, self.dmu.is_some()) {
+                (0, _) | (_, false) => io.key(),
+                (l, true) => crate::dmu::indirect_key(io.file, l, io.blkid),
+            };
+            if io.level == 0 {
+                if let Some(d) = self.dmu.as_mut() {
+                    // dbuf_prefetch_impl finds the block pointer in the
+                    // cached parent; without one it reads the parent first.
+                    if !d.prefetch_lookup(&mut self.arc, io.file, io.blkid, info.maxblkid, now) {
+                        let l1 = io.blkid >> 10;
+                        let preq = Request {
+                            time_ns: now,
+                            key: crate::dmu::indirect_key(io.file, 1, l1),
+                            size: crate::dmu::indirect_psize(1, l1, info.maxblkid),
+                            op: Op::Read,
+                            kind: Kind::Metadata,
+                            prefetch: true,
+                        };
+                        let flags = ReadFlags {
+                            prescient: true,
+                            uncached: false,
+                        };
+                        if let Outcome::Miss { .. } = self.arc.access_with(&preq, flags) {
+                            self.disk.note(io.file, 1, l1, preq.size);
+                        }
+                    }
+                }
+            }
             let req = Request {
                 time_ns: now,
-                key: io.key(),
+                key,
                 size,
                 op: Op::Read,
                 kind,
@@ -333,6 +429,7 @@ impl ZfsArc {
                 self.inflight.push_back((now + self.latency_ns, io));
             }
         }
+        self.ios = ios;
     }
 
     /// Tell the prefetcher about prefetch reads that completed by `now`.
@@ -361,13 +458,13 @@ mod tests {
     use arclab_arc::model::Behaviour;
 
     fn spec(prefetch: bool) -> ZfsSpec {
-        ZfsSpec {
-            config: ArcConfig::new(8 << 30)
+        ZfsSpec::new(
+            ArcConfig::new(8 << 30)
                 .with_behaviour(Behaviour::preset("2.3").unwrap())
                 .with_arc_max(1 << 30),
             prefetch,
-            block_keys: false,
-        }
+            false,
+        )
     }
 
     /// A sequential reader of 128 KiB blocks, one every 10 ms.

@@ -43,6 +43,8 @@ fn spec(prefetch: bool) -> ZfsSpec {
             .with_arc_max(4 << 30),
         prefetch,
         block_keys: false,
+        blocks_per_file: None,
+        indirect_reads: false,
     }
 }
 

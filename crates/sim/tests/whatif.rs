@@ -82,11 +82,7 @@ fn homelab_calibration() {
 fn bonnie_misses(prefetch: bool) -> Vec<(&'static str, u64, u64)> {
     let sc = scenario::builtin("bonnie").unwrap();
     let w = workload::builtin("bonnie").unwrap();
-    let mut z = ZfsArc::new(&ZfsSpec {
-        config: sc.arc_config(None).unwrap(),
-        prefetch,
-        block_keys: true,
-    });
+    let mut z = ZfsArc::new(&ZfsSpec::new(sc.arc_config(None).unwrap(), prefetch, true));
     z.arc_mut().set_other_demand(sc.demand_at(0));
     let phases = w.phases();
     let mut per: Vec<(&'static str, u64, u64)> = phases.iter().map(|p| (p.name, 0, 0)).collect();

@@ -79,6 +79,28 @@ impl ArcCache {
         }
     }
 
+    /// `arc_buf_access` (0.8+): a consumer that already holds the block's
+    /// buffer (a cached dbuf, found again by `dbuf_hold`) touches it: one
+    /// demand hit of its type and `arc_access`. A header that is not resident
+    /// (anon, a ghost, not found) is skipped and false returned.
+    pub fn buf_access(&mut self, key: u64) -> bool {
+        let (_, Some(i)) = self.find(key) else {
+            return false;
+        };
+        let st = self.state_of(i);
+        if !matches!(st, State::Mru | State::Mfu | State::Uncached) {
+            return false;
+        }
+        let ty = (self.ix.nodes[i as usize].tag & 1) as usize;
+        self.count(false, ty, 0);
+        if self.b.access_2_2 {
+            self.arc_access(i, false, false, true);
+        } else {
+            self.legacy_hit(i, false, ty);
+        }
+        true
+    }
+
     /// [`ArcCache::access`] with extra read flags.
     pub fn access_with(&mut self, req: &Request, f: ReadFlags) -> Outcome {
         self.advance_to(req.time_ns);

@@ -501,6 +501,45 @@ impl ArcCache {
         true
     }
 
+    /// [`ArcCache::hold`] by a consumer that keeps its own uncompressed copy
+    /// of a compressed block (a dbuf of an indirect block: `arc_buf_alloc_impl`
+    /// decompresses into a buffer of the logical size beside the header's
+    /// physical one): `extra` bytes are allocated (`arc_get_data_impl`) and
+    /// charged to the header's state until [`ArcCache::release_buf`].
+    pub fn hold_buf(&mut self, key: u64, extra: u32) -> bool {
+        // Held first, so that the allocation's eviction cannot take it.
+        if !self.hold(key) {
+            return false;
+        }
+        if extra > 0 {
+            self.allocate(u64::from(extra), None);
+            let (_, Some(i)) = self.find(key) else {
+                unreachable!("a held header stays resident")
+            };
+            let n = &mut self.ix.nodes[i as usize];
+            n.size += extra;
+            let (st, ty) = ((n.tag >> 1) as usize, (n.tag & 1) as usize);
+            self.sz[st][ty] += u64::from(extra);
+        }
+        true
+    }
+
+    /// Drop a hold taken by [`ArcCache::hold_buf`] with the same `extra`.
+    pub fn release_buf(&mut self, key: u64, extra: u32) -> bool {
+        let (_, Some(i)) = self.find(key) else {
+            return false;
+        };
+        if !self.holds.contains_key(&i) {
+            return false;
+        }
+        let n = &mut self.ix.nodes[i as usize];
+        let extra = extra.min(n.size.saturating_sub(1));
+        n.size -= extra;
+        let (st, ty) = ((n.tag >> 1) as usize, (n.tag & 1) as usize);
+        self.sz[st][ty] -= u64::from(extra);
+        self.release(key)
+    }
+
     /// Drop one reference taken by [`ArcCache::hold`]; the last one puts the
     /// header back at its list head. Returns false if `key` was not held.
     pub fn release(&mut self, key: u64) -> bool {

@@ -79,6 +79,16 @@ pub(crate) struct SimArgs {
         help_heading = "ZFS ARC model"
     )]
     prefetch: Vec<OnOff>,
+    /// zfs-arc: read each data block's indirect blocks through the dbuf
+    /// cache first, as the DMU does (demand metadata hits and misses, pinned
+    /// L1 blocks). Plain traces only: a capture carries its own.
+    #[arg(long, default_value = "on", help_heading = "ZFS ARC model")]
+    indirect_reads: OnOff,
+    /// zfs-arc: the trace's ids are blocks of files of N blocks each (id `k`
+    /// is block `k % N` of file `k / N`): each file gets its own prefetch
+    /// streams and indirect blocks. Default: one file of unbounded size.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 40), help_heading = "ZFS ARC model")]
+    blocks_per_file: Option<u64>,
     /// zfs-arc: the host's operating system.
     #[arg(long, default_value = "linux", help_heading = "ZFS ARC model")]
     os: Os,
@@ -248,11 +258,11 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                                     (c, label_of(spec))
                                 }
                             };
-                            let spec = ZfsSpec {
-                                config,
-                                prefetch: pf == OnOff::On,
-                                block_keys,
-                            };
+                            let mut spec = ZfsSpec::new(config, pf == OnOff::On, block_keys);
+                            spec.blocks_per_file = args.blocks_per_file;
+                            if args.indirect_reads == OnOff::Off {
+                                spec.indirect_reads = false;
+                            }
                             jobs.push(Job {
                                 target: Target::Zfs(Box::new(spec)),
                                 capacity,

@@ -242,8 +242,7 @@ impl<'a> Run<'a> {
                 };
                 let mut engine = Engine::zfs(&ZfsSpec {
                     config,
-                    prefetch: z.prefetch,
-                    block_keys: z.block_keys,
+                    ..(**z).clone()
                 });
                 let r = rate.unwrap_or(1.0);
                 let p = &sc.pinned;

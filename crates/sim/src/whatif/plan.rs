@@ -397,11 +397,9 @@ impl Plan {
         })?;
         let release = config.behaviour.release.to_string();
         let target = match policy {
-            PolicyName::ZfsArc => Target::Zfs(Box::new(ZfsSpec {
-                config,
-                prefetch,
-                block_keys: self.block_keys,
-            })),
+            PolicyName::ZfsArc => {
+                Target::Zfs(Box::new(ZfsSpec::new(config, prefetch, self.block_keys)))
+            }
             // A baseline's capacity: the cap, else the default c_max.
             PolicyName::Baseline(kind) => Target::Policy(kind),
         };
