@@ -12,6 +12,9 @@ const BLK: u32 = 128 << 10;
 
 fn engine(rel: &str, ram: u64, f: impl FnOnce(&mut ArcConfig)) -> ArcCache {
     let mut cfg = ArcConfig::new(ram).with_behaviour(Behaviour::preset(rel).unwrap());
+    // One sublist per list: eviction in exact LRU order, which the hand
+    // arithmetic below follows ("the most recently evicted block").
+    cfg.tunables.multilist_sublists = 1;
     f(&mut cfg);
     ArcCache::new(cfg)
 }

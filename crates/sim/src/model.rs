@@ -332,12 +332,16 @@ impl ZfsArc {
             (file, 0, blkid, maxblkid)
         };
         let demand = req.op == Op::Read && !req.prefetch && level == 0;
+        // Time passes before the read: the DMU's dbuf work below happens on
+        // the ARC's clock at the request's time, whoever advanced it.
+        self.arc.advance_to(req.time_ns);
         // Hashed keys (object ids beyond the block space) are not file
         // blocks: no indirect blocks for them.
-        if demand && (self.blocks_per_file.is_some() || req.key <= BLKID_MASK) {
-            if let Some(d) = self.dmu.as_mut() {
-                d.demand_read(&mut self.arc, file, blkid, maxblkid, req.time_ns);
-            }
+        if demand
+            && (self.blocks_per_file.is_some() || req.key <= BLKID_MASK)
+            && let Some(d) = self.dmu.as_mut()
+        {
+            d.demand_read(&mut self.arc, file, blkid, maxblkid, req.time_ns);
         }
         if self.zfetch.is_none() || !demand {
             return !matches!(self.arc.access(&r), Outcome::Miss { .. });
@@ -386,27 +390,27 @@ impl ZfsArc {
                 (0, _) | (_, false) => io.key(),
                 (l, true) => crate::dmu::indirect_key(io.file, l, io.blkid),
             };
-            if io.level == 0 {
-                if let Some(d) = self.dmu.as_mut() {
-                    // dbuf_prefetch_impl finds the block pointer in the
-                    // cached parent; without one it reads the parent first.
-                    if !d.prefetch_lookup(&mut self.arc, io.file, io.blkid, info.maxblkid, now) {
-                        let l1 = io.blkid >> 10;
-                        let preq = Request {
-                            time_ns: now,
-                            key: crate::dmu::indirect_key(io.file, 1, l1),
-                            size: crate::dmu::indirect_psize(1, l1, info.maxblkid),
-                            op: Op::Read,
-                            kind: Kind::Metadata,
-                            prefetch: true,
-                        };
-                        let flags = ReadFlags {
-                            prescient: true,
-                            uncached: false,
-                        };
-                        if let Outcome::Miss { .. } = self.arc.access_with(&preq, flags) {
-                            self.disk.note(io.file, 1, l1, preq.size);
-                        }
+            if io.level == 0
+                && let Some(d) = self.dmu.as_mut()
+            {
+                // dbuf_prefetch_impl finds the block pointer in the
+                // cached parent; without one it reads the parent first.
+                if !d.prefetch_lookup(&mut self.arc, io.file, io.blkid, info.maxblkid, now) {
+                    let l1 = io.blkid >> 10;
+                    let preq = Request {
+                        time_ns: now,
+                        key: crate::dmu::indirect_key(io.file, 1, l1),
+                        size: crate::dmu::indirect_psize(1, l1, info.maxblkid),
+                        op: Op::Read,
+                        kind: Kind::Metadata,
+                        prefetch: true,
+                    };
+                    let flags = ReadFlags {
+                        prescient: true,
+                        uncached: false,
+                    };
+                    if let Outcome::Miss { .. } = self.arc.access_with(&preq, flags) {
+                        self.disk.note(io.file, 1, l1, preq.size);
                     }
                 }
             }

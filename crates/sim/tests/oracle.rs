@@ -181,29 +181,37 @@ fn replay(f: &Fixture) -> ModelRun {
 /// run 1's clock as here) rounded up a little; issue 11's goal is an MAE of
 /// 0.2 points everywhere, so these are meant to shrink.
 const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
-    // Zipf: within half a point (largest today 0.46 off, 0.69 on).
-    ("zipf", false, 0.5),
-    ("zipf", true, 0.75),
-    // Zipf + scans: 0.54 off, 0.31 on.
-    ("zipf_scan", false, 0.6),
-    ("zipf_scan", true, 0.35),
-    // Sequential passes: no hits without prefetch on either side (0.03);
-    // with prefetch the model serves ~99.9 % of reads from prefetched
-    // buffers while the real ARC, whose prefetch I/O competes for the
-    // loaded machine, reaches 73-99 % (largest gap 8.35 points, 2.2.11).
-    ("seq", false, 0.05),
+    // Since the model has the DMU's indirect blocks (each read holds its L1)
+    // and arc.c's multilists (4 sublists, eviction from a random sublist's
+    // tail in batches of 10), the largest gaps are as follows (they were
+    // 0.46/0.69, 0.54/0.31, 0.03/8.35, 37.11/9.65, 3.33/0.99 and 3.67/12.37
+    // for the traces below, off/on, with one LRU per list, no indirect
+    // blocks and the small files folded into one).
+    // Zipf: 0.61 off, 0.94 on (2.3.9 at 96 and 128 MiB: the model's random
+    // sublist choice is per evicted block, arc.c's evict thread takes bursts).
+    ("zipf", false, 0.65),
+    ("zipf", true, 1.0),
+    // Zipf + scans: 0.21 off, 0.39 on.
+    ("zipf_scan", false, 0.25),
+    ("zipf_scan", true, 0.4),
+    // Sequential passes: without prefetch at 192 MiB the sublists keep
+    // 0.9 % of the pass (arc.c 0–0.8 %, 0.65 outside); with prefetch the model
+    // serves ~99.9 % of reads from prefetched buffers while the real ARC,
+    // whose prefetch I/O competes for the loaded machine, reaches 73-99 %
+    // (8.35 points, 2.2.11).
+    ("seq", false, 0.7),
     ("seq", true, 8.5),
-    // A loop of 1.1 x cap: at 192 MiB the model gets no hit and no ghost
-    // hit where arc.c adapts and keeps ~37 % (37.11 points); with prefetch
-    // the model is again optimistic (9.65 points, 2.2.11 at 128 MiB).
-    ("loop", false, 37.5),
+    // A loop of 1.1 x cap: at 192 MiB arc.c keeps 34–39 % of the loop, the
+    // model now 21–23 % (was 0: strict LRU never hits a loop larger than the
+    // cache); 15.87 points outside. With prefetch the model is optimistic
+    // (9.76 points, 2.2.11 at 128 MiB).
+    ("loop", false, 16.0),
     ("loop", true, 10.0),
-    // 8 interleaved streams of one object: 3.33 off (192 MiB), 0.99 on.
-    ("streams", false, 3.5),
-    ("streams", true, 1.1),
-    // 2,048 small files, each an object of 8 blocks with its own L1: with
-    // the files and their indirect blocks modelled (was 3.67 off and 12.37
-    // on when the model folded them into one file without indirect blocks),
+    // 8 interleaved streams of one object: 0.26 off; on, 11.34 at 192 MiB
+    // (2.2.11: the model keeps 27 % of the streams' blocks, arc.c 14–15 %).
+    ("streams", false, 0.3),
+    ("streams", true, 11.5),
+    // 2,048 small files, each an object of 8 blocks with its own L1:
     // 0.55 off; on, the model is optimistic by up to 7.54 (2.3.9, 96 MiB).
     ("small", false, 0.6),
     ("small", true, 7.6),
@@ -211,10 +219,9 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
 
 /// Allowed relative distance of the model's ghost hits (MRU + MFU) from the
 /// oracle's min–max range, on the traces where both sides have hundreds of
-/// them. Today's largest gaps: 10.9 % on `zipf`, 25.2 % on `zipf_scan` (the
-/// model has fewer); on the loops larger than the ARC the model has none
-/// where arc.c has thousands, so those are not checked here.
-const GHOST_TOLERANCE: &[(&str, f64)] = &[("zipf", 0.12), ("zipf_scan", 0.27)];
+/// them. Today's largest gaps: 16.6 % on `zipf` (2.3.9 at 128 MiB with
+/// prefetch: the model has more), 19.2 % on `zipf_scan` (fewer; was 25.2 %).
+const GHOST_TOLERANCE: &[(&str, f64)] = &[("zipf", 0.17), ("zipf_scan", 0.2)];
 
 fn tolerance(trace: &str, prefetch: bool) -> f64 {
     TOLERANCE_PTS

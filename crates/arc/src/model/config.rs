@@ -68,6 +68,11 @@ pub struct Tunables {
     /// How often the kernel calls the shrinker / lowmem handler while under
     /// pressure (model: 100 ms).
     pub reclaim_period_ms: u64,
+    /// Sublists of each ARC state list (`zfs_multilist_num_sublists`; the
+    /// kernel's default is the number of CPUs, at least 4). 4: the oracle's
+    /// userland build on 2 CPUs, and any host of up to 4; 1 gives strict LRU
+    /// eviction within each list.
+    pub multilist_sublists: u32,
 }
 
 impl Tunables {
@@ -103,6 +108,7 @@ impl Default for Tunables {
             shrinker_seeks: 2,
             shrinker_limit_pages: Tunables::RELEASE_DEFAULT,
             reclaim_period_ms: 100,
+            multilist_sublists: 4,
         }
     }
 }
@@ -203,6 +209,7 @@ impl ArcConfig {
         c.tunables.keys_encode_level = false;
         c.host.kernel_reclaim = false;
         c.tunables.shrinker_limit_pages = 0;
+        c.tunables.multilist_sublists = 1;
         c
     }
 }

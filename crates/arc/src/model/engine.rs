@@ -7,9 +7,10 @@ use std::collections::HashMap;
 
 use super::behaviour::{Behaviour, Split};
 use super::config::{ArcConfig, HostConfig, Tunables};
+use super::multilist::MultiList;
 use super::stats::Counters;
 use crate::limits::{LimitsInput, Os, limits_for_release};
-use crate::slab::{Index, List, NIL, hash_key};
+use crate::slab::{Index, NIL, hash_key};
 
 /// An ARC state (spec §1; `l2c_only` is not modelled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -110,7 +111,9 @@ pub struct ArcCache {
     pub(super) ix: Index,
     /// `b_arc_access` in ticks (wrapping u32, compared like `ddi_time_after`).
     pub(super) atime: Vec<u32>,
-    pub(super) lists: [List; 10],
+    /// The evictable lists, (state, type) by [`li`], each of
+    /// `multilist_sublists` sublists.
+    pub(super) lists: [MultiList; 10],
     /// `arcs_size[type]` per state (ghosts: logical bytes).
     pub(super) sz: [[u64; 2]; 6],
     pub(super) anon_hdrs: u64,
@@ -230,7 +233,7 @@ impl ArcCache {
             host: cfg.host,
             ix: Index::with_capacity(HASH_RESERVE),
             atime: Vec::with_capacity(HASH_RESERVE),
-            lists: [List::default(); 10],
+            lists: std::array::from_fn(|_| MultiList::new(t.multilist_sublists as usize)),
             sz: [[0; 2]; 6],
             anon_hdrs: 0,
             ghost_hits: [[0; 2]; 2],
@@ -560,9 +563,26 @@ impl ArcCache {
         true
     }
 
-    /// The tail (oldest) header of a list, if any.
-    pub(super) fn tail(&self, l: usize) -> Option<u32> {
-        let t = self.lists[l].tail;
+    /// `multilist_get_random_index` for list `l`: a sublist index below its
+    /// count, drawn from a hash of the list's own state and `salt` rather
+    /// than a generator, so that the same state always makes the same draw
+    /// (an idle period that repeats itself stays a repeat, and runs are
+    /// reproducible), while successive evictions, which change the list,
+    /// land on unrelated sublists.
+    #[inline(always)]
+    pub(super) fn random_index(&self, l: usize, salt: u64) -> usize {
+        let ml = &self.lists[l];
+        let n = ml.sub.len();
+        if n <= 1 {
+            return 0;
+        }
+        let x = hash_key(u64::from(ml.len) ^ ml.bytes.rotate_left(21) ^ (l as u64) << 58 ^ salt);
+        (((x >> 32) * n as u64) >> 32) as usize
+    }
+
+    /// The tail (oldest) header of sublist `s` of a list, if any.
+    pub(super) fn tail(&self, l: usize, s: usize) -> Option<u32> {
+        let t = self.lists[l].tail(s);
         (t != NIL).then_some(t)
     }
 }

@@ -4,6 +4,7 @@
 
 use super::behaviour::{AdjConsts, Split};
 use super::engine::{ArcCache, DATA, F_INDIRECT, F_PREFETCH, F_PRESCIENT, META, State, li};
+use super::multilist::BATCH_LIMIT;
 use crate::slab::NIL;
 
 /// `highbit64(x)`: 1-based index of the highest set bit, 0 for 0.
@@ -135,15 +136,60 @@ impl ArcCache {
             return 0;
         }
         let goal = es.min(bytes as u64);
-        let mut done = 0u64;
-        let mut i = self.lists[l].tail;
-        while i != NIL && done < goal {
-            let prev = self.ix.nodes[i as usize].prev;
-            done += self.evict_hdr(i, st);
-            i = prev;
-        }
+        let n = self.lists[l].sub.len();
+        let done = if n == 1 {
+            let mut done = 0u64;
+            let mut i = self.lists[l].tail(0);
+            while i != NIL && done < goal {
+                let prev = self.ix.nodes[i as usize].prev;
+                done += self.evict_hdr(i, st);
+                i = prev;
+            }
+            done
+        } else {
+            self.evict_sublists(l, st, n, goal)
+        };
         if done < goal {
             self.s.evict_not_enough += 1;
+        }
+        done
+    }
+
+    /// `arc_evict_state` over `n` sublists (§6.4): from a random sublist,
+    /// each in turn gives up to [`BATCH_LIMIT`] headers from where the last
+    /// visit stopped (its marker), until `goal` bytes are evicted or a full
+    /// round evicts nothing.
+    fn evict_sublists(&mut self, l: usize, st: State, n: usize, goal: u64) -> u64 {
+        // Markers: where each sublist's next visit starts (its tail at first).
+        let mut marker: Vec<u32> = (0..n).map(|s| self.lists[l].tail(s)).collect();
+        let mut done = 0u64;
+        let mut rounds = 0u64;
+        while done < goal {
+            let mut round = 0u64;
+            let start = self.random_index(l, rounds);
+            rounds += 1;
+            for k in 0..n {
+                if done >= goal {
+                    break;
+                }
+                let s = (start + k) % n;
+                let mut i = marker[s];
+                let mut batch = BATCH_LIMIT;
+                while i != NIL && batch > 0 && done < goal {
+                    let prev = self.ix.nodes[i as usize].prev;
+                    let e = self.evict_hdr(i, st);
+                    if e > 0 {
+                        batch -= 1;
+                    }
+                    done += e;
+                    round += e;
+                    i = prev;
+                }
+                marker[s] = i;
+            }
+            if round == 0 {
+                break;
+            }
         }
         done
     }
@@ -301,9 +347,12 @@ impl ArcCache {
         total
     }
 
-    /// `arc_evict_type`: the type whose list tail is older (data on ties of absence).
+    /// `arc_evict_type`: the type whose tail is older, comparing a random
+    /// sublist of each (data on ties of absence).
     fn evict_type(&self, st: State) -> usize {
-        match (self.tail(li(st as u8, DATA)), self.tail(li(st as u8, META))) {
+        let (ld, lm) = (li(st as u8, DATA), li(st as u8, META));
+        let (sd, sm) = (self.random_index(ld, 0), self.random_index(lm, 0));
+        match (self.tail(ld, sd), self.tail(lm, sm)) {
             (None, None) | (Some(_), None) => DATA,
             (None, Some(_)) => META,
             (Some(d), Some(m)) => {

@@ -100,7 +100,8 @@ impl ArcCache {
             sz: self.sz,
             lists: std::array::from_fn(|l| {
                 let x = &self.lists[l];
-                (x.head, x.tail, x.len, x.bytes)
+                let (h, t) = x.ends();
+                (h, t, x.len, x.bytes)
             }),
             headers: self.ix.len() as u64,
             anon_hdrs: self.anon_hdrs,

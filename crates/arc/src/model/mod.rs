@@ -35,6 +35,7 @@ mod engine;
 mod evict;
 mod host;
 mod kstat;
+mod multilist;
 mod stats;
 
 pub use access::{GhostKind, Outcome, ReadFlags};
