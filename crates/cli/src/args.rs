@@ -26,6 +26,20 @@ pub(crate) fn ram(s: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
+/// Clap value parser: a pool's compression ratio as `zfs get compressratio`
+/// prints it (`1.52x`) or a plain number, from 1 (no compression) to 100.
+pub(crate) fn compress_ratio(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let t = t.strip_suffix(['x', 'X']).unwrap_or(t);
+    let v: f64 = t
+        .parse()
+        .map_err(|_| format!("`{s}` is not a ratio such as 1.5 or 1.52x"))?;
+    if !(1.0..=100.0).contains(&v) {
+        return Err(format!("`{s}`: a compression ratio is between 1 and 100"));
+    }
+    Ok(v)
+}
+
 /// Clap value parser: a duration (`500ms`, `15s`, `5m`, `2h`, `1d`, `1w`,
 /// plain seconds; above zero, at most 100 years).
 pub(crate) fn duration(s: &str) -> Result<Duration, String> {

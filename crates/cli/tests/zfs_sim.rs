@@ -299,3 +299,46 @@ fn the_working_set_pass_runs_only_for_fractions() {
     assert!(w > 0);
     assert_eq!(frac["results"][0]["capacity"].as_u64().unwrap(), w / 2);
 }
+
+#[test]
+fn a_compression_ratio_charges_data_compressed() {
+    // cloudPhysicsIO's blocks are 4–64 KiB; at 2x each is charged half its
+    // logical size rounded up to 4 KiB (and a 4 KiB block stays 4 KiB), so
+    // the ARC's data is smaller than the logical bytes it stands for.
+    let path = trace("cloudPhysicsIO.oracleGeneral.bin.zst");
+    let run = |ratio: &str| {
+        let v = json(&[
+            "sim",
+            "--trace",
+            &path,
+            "--policy",
+            "zfs-arc",
+            "--ram",
+            "16GiB",
+            "--arc-max",
+            "256MiB",
+            "--compress-ratio",
+            ratio,
+            "--json",
+        ]);
+        first(&v).clone()
+    };
+    let plain = run("1");
+    let packed = run("2x");
+    let a = &packed["arcstats"];
+    let u = |k: &str| a[k].as_u64().unwrap();
+    assert!(u("uncompressed_size") > u("compressed_size"), "{a}");
+    // The data part's logical bytes are twice its charged bytes.
+    let meta = u("compressed_size") - u("data_size");
+    assert_eq!(u("uncompressed_size") - meta, 2 * u("data_size"));
+    // Same trace, same cap: more of it fits, fewer demand misses.
+    let m = |r: &serde_json::Value| r["n_miss"].as_u64().unwrap();
+    assert!(m(&packed) < m(&plain), "{} vs {}", m(&packed), m(&plain));
+    let pa = &plain["arcstats"];
+    assert_eq!(pa["uncompressed_size"], pa["compressed_size"]);
+    // Bad ratios are refused with the flag named.
+    for bad in ["0.5", "abc", "101"] {
+        let e = fails(&["sim", "--trace", &path, "--compress-ratio", bad], 2);
+        assert!(e.contains("compress-ratio"), "{e}");
+    }
+}

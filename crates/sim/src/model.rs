@@ -142,7 +142,7 @@ impl PrefetchReads {
 }
 
 /// What to build: the ARC's configuration and whether prefetch runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ZfsSpec {
     /// The engine's configuration (behaviour, RAM, limits, tunables).
     pub config: ArcConfig,
@@ -160,6 +160,29 @@ pub struct ZfsSpec {
     /// first, as the DMU does ([`crate::dmu`]). Only for plain keys: block-key
     /// workloads and captures carry their own metadata reads.
     pub indirect_reads: bool,
+    /// The pool's compression ratio for data (`zfs get compressratio`; 1 =
+    /// off). With compressed ARC (`zfs_compressed_arc_enabled=1`, every
+    /// release modelled) a data block is charged its physical size
+    /// ([`psize`]); requests carry logical sizes.
+    pub compress_ratio: f64,
+}
+
+/// The physical size of a data block of `lsize` logical bytes at compression
+/// ratio `ratio`: `lsize / ratio` rounded up to 4 KiB sectors (ashift 12),
+/// and `lsize` itself unless that saves at least 1/8 (`zio_compress_data`
+/// keeps a block uncompressed otherwise).
+pub fn psize(lsize: u32, ratio: f64) -> u32 {
+    if ratio.is_nan() || ratio <= 1.0 || ratio.is_infinite() {
+        return lsize;
+    }
+    const SECTOR: u64 = 4096;
+    let want = (f64::from(lsize) / ratio).ceil() as u64;
+    let p = want.div_ceil(SECTOR) * SECTOR;
+    if p > u64::from(lsize) - u64::from(lsize) / 8 {
+        lsize
+    } else {
+        p as u32
+    }
 }
 
 impl ZfsSpec {
@@ -172,6 +195,7 @@ impl ZfsSpec {
             block_keys,
             blocks_per_file: None,
             indirect_reads: !block_keys,
+            compress_ratio: 1.0,
         }
     }
 }
@@ -188,6 +212,7 @@ pub struct ZfsArc {
     last_file: Option<(u32, FileInfo)>,
     block_keys: bool,
     blocks_per_file: Option<u64>,
+    compress_ratio: f64,
     /// The DMU's indirect blocks and dbuf cache, when on.
     dmu: Option<Dmu>,
     latency_ns: u64,
@@ -219,6 +244,7 @@ impl ZfsArc {
         ZfsArc {
             dmu,
             blocks_per_file: spec.blocks_per_file.filter(|&n| n > 0),
+            compress_ratio: spec.compress_ratio,
             arc: ArcCache::new(config),
             zfetch,
             ios: Vec::with_capacity(64),
@@ -243,7 +269,15 @@ impl ZfsArc {
 
     /// arcstats of the model now.
     pub fn stats(&self) -> ArcStats {
-        self.arc.stats()
+        let mut s = self.arc.stats();
+        if self.compress_ratio > 1.0 {
+            // Data blocks are charged compressed: their logical bytes are the
+            // ratio times (an estimate: each block's own rounding is not kept).
+            // Metadata is counted at its charged size.
+            let meta = s.compressed_size.saturating_sub(s.data_size);
+            s.uncompressed_size = (s.data_size as f64 * self.compress_ratio) as u64 + meta;
+        }
+        s
     }
 
     /// Heap bytes of the model, its prefetcher and the replay's own queues.
@@ -323,6 +357,9 @@ impl ZfsArc {
     #[inline]
     pub fn access(&mut self, req: &Request) -> bool {
         let mut r = *req;
+        if r.kind == Kind::Data {
+            r.size = psize(r.size, self.compress_ratio);
+        }
         let (file, level, blkid, maxblkid) = if self.block_keys {
             let k = req.key;
             (key_file(k), key_level(k), key_blkid(k), UNBOUNDED_MAXBLKID)
@@ -379,7 +416,7 @@ impl ZfsArc {
         let mut ios = std::mem::take(&mut self.ios);
         for io in ios.drain(..) {
             let (size, kind) = match (io.level, self.dmu.is_some()) {
-                (0, _) => (info.blocksize, Kind::Data),
+                (0, _) => (psize(info.blocksize, self.compress_ratio), Kind::Data),
                 (_, true) => (
                     crate::dmu::indirect_psize(io.level, io.blkid, info.maxblkid),
                     Kind::Metadata,
@@ -544,6 +581,53 @@ mod tests {
         assert_eq!(p.runs(), vec![(b, 1, 16), (b, 2, 1)]);
         p.note(2, 0, 506, b);
         assert_eq!(p.runs(), vec![(b, 1, 16 + 1), (b, 2, 1)]);
+    }
+
+    #[test]
+    fn psize_rounds_to_sectors_and_keeps_blocks_that_save_too_little() {
+        let k128 = 128 << 10;
+        assert_eq!(psize(k128, 1.0), k128);
+        assert_eq!(psize(k128, 2.0), 64 << 10);
+        // 131,072 / 1.5 = 87,381.3 B -> 22 sectors of 4 KiB.
+        assert_eq!(psize(k128, 1.5), 22 * 4096);
+        // 1.1: 30 sectors = 122,880 B saves less than 1/8 (16 KiB): stored as is.
+        assert_eq!(psize(k128, 1.1), k128);
+        assert_eq!(psize(4096, 3.0), 4096);
+        assert_eq!(psize(k128, f64::NAN), k128);
+    }
+
+    #[test]
+    fn compressed_blocks_let_a_cap_hold_more_logical_data() {
+        // 1.5 GiB of 128 KiB blocks read twice under a 1 GiB cap, prefetch
+        // off, no indirect blocks: at ratio 2 the ARC holds 768 MiB of
+        // compressed blocks and the second pass is all hits; uncompressed, the
+        // pass does not fit.
+        let n = 12_288u64;
+        let run = |ratio: f64| {
+            let mut z = ZfsArc::new(&ZfsSpec {
+                indirect_reads: false,
+                compress_ratio: ratio,
+                ..spec(false)
+            });
+            let mut hits = 0;
+            for pass in 0..2u64 {
+                for b in 0..n {
+                    let t = (pass * n + b) * 1_000_000;
+                    let hit = z.access(&Request::read(t, b, 128 << 10));
+                    hits += u64::from(pass == 1 && hit);
+                }
+            }
+            z.check_invariants().unwrap();
+            (hits, z.stats())
+        };
+        let (h2, s2) = run(2.0);
+        assert_eq!(h2, n);
+        assert_eq!(s2.data_size, n * (64 << 10));
+        assert_eq!(s2.compressed_size, s2.data_size);
+        assert_eq!(s2.uncompressed_size, n * (128 << 10));
+        let (h1, s1) = run(1.0);
+        assert!(h1 < n / 2, "{h1}");
+        assert_eq!(s1.uncompressed_size, s1.compressed_size);
     }
 
     #[test]

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_BATCH: usize = 1 << 16;
 
 /// What a job replays through.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Target {
     /// A baseline policy.
     Policy(PolicyKind),
@@ -36,7 +36,7 @@ pub enum Target {
 }
 
 /// One simulation to run: a policy at a capacity.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Job {
     /// Which policy or model.
     pub target: Target,

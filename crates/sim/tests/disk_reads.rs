@@ -45,6 +45,7 @@ fn spec(prefetch: bool) -> ZfsSpec {
         block_keys: false,
         blocks_per_file: None,
         indirect_reads: false,
+        compress_ratio: 1.0,
     }
 }
 

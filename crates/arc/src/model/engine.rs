@@ -160,6 +160,9 @@ pub struct ArcCache {
     /// Dirty buffers of the open txg: (slab index, key).
     pub(super) dirty: Vec<(u32, u64)>,
     pub(super) holds: HashMap<u32, u32>,
+    /// Bytes of consumers' uncompressed copies charged by
+    /// [`ArcCache::hold_buf`] (`overhead_size`).
+    pub(super) overhead: u64,
     pub(super) s: Counters,
     pub(super) hash_max: u64,
     pub(super) need_free: u64,
@@ -271,6 +274,7 @@ impl ArcCache {
             io: VecDeque::with_capacity(256),
             dirty: Vec::with_capacity(256),
             holds: HashMap::new(),
+            overhead: 0,
             s: Counters::default(),
             hash_max: 0,
             need_free: 0,
@@ -523,6 +527,7 @@ impl ArcCache {
             n.size += extra;
             let (st, ty) = ((n.tag >> 1) as usize, (n.tag & 1) as usize);
             self.sz[st][ty] += u64::from(extra);
+            self.overhead += u64::from(extra);
         }
         true
     }
@@ -540,6 +545,7 @@ impl ArcCache {
         n.size -= extra;
         let (st, ty) = ((n.tag >> 1) as usize, (n.tag & 1) as usize);
         self.sz[st][ty] -= u64::from(extra);
+        self.overhead = self.overhead.saturating_sub(u64::from(extra));
         self.release(key)
     }
 

@@ -206,9 +206,10 @@ arcstats! {
     c, /// Lower limit of `c`.
     c_min, /// Upper limit of `c`.
     c_max, /// Total ARC footprint.
-    size, /// Header-owned buffers (no compression: data + metadata).
-    compressed_size, /// Logical size of those (= compressed_size).
-    uncompressed_size, /// Consumer copies (0: not modelled).
+    size, /// Header-owned buffers at the size charged for them (physical, compressed).
+    compressed_size, /// Logical size of those (= compressed_size in the engine; the replay
+    /// scales data by the pool's compression ratio).
+    uncompressed_size, /// Consumers' uncompressed copies of compressed blocks they hold.
     overhead_size, /// Header bytes.
     hdr_size, /// Data buffer bytes.
     data_size, /// Metadata buffer bytes.
@@ -325,9 +326,9 @@ impl ArcCache {
             c_min: self.c_min,
             c_max: self.c_max,
             size: self.size(),
-            compressed_size: d + m,
-            uncompressed_size: d + m,
-            overhead_size: 0,
+            compressed_size: d + m - self.overhead.min(d + m),
+            uncompressed_size: d + m - self.overhead.min(d + m),
+            overhead_size: self.overhead.min(d + m),
             hdr_size: self.hdr_size(),
             data_size: d,
             metadata_size: m,

@@ -89,6 +89,11 @@ pub(crate) struct SimArgs {
     /// streams and indirect blocks. Default: one file of unbounded size.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1u64 << 40), help_heading = "ZFS ARC model")]
     blocks_per_file: Option<u64>,
+    /// zfs-arc: the pool's compression ratio for data, as `zfs get
+    /// compressratio` prints it (`1.5x` or 1.5): the ARC charges compressed
+    /// blocks (compressed ARC), so a cap holds that much more logical data.
+    #[arg(long, default_value = "1", value_parser = crate::args::compress_ratio, help_heading = "ZFS ARC model")]
+    compress_ratio: f64,
     /// zfs-arc: the host's operating system.
     #[arg(long, default_value = "linux", help_heading = "ZFS ARC model")]
     os: Os,
@@ -260,6 +265,7 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                             };
                             let mut spec = ZfsSpec::new(config, pf == OnOff::On, block_keys);
                             spec.blocks_per_file = args.blocks_per_file;
+                            spec.compress_ratio = args.compress_ratio;
                             if args.indirect_reads == OnOff::Off {
                                 spec.indirect_reads = false;
                             }

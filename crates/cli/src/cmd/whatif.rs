@@ -59,6 +59,11 @@ pub(crate) struct WhatifArgs {
     /// Prefetch settings to compare (`on,off` runs both). Default: the scenario's.
     #[arg(long, value_delimiter = ',')]
     prefetch: Vec<OnOff>,
+    /// The pool's compression ratio for data, as `zfs get compressratio`
+    /// prints it (`1.5x` or 1.5): the ARC charges compressed blocks, so each
+    /// cap holds that much more logical data.
+    #[arg(long, default_value = "1", value_parser = crate::args::compress_ratio)]
+    compress_ratio: f64,
     /// OpenZFS versions to model: 2.1, 2.2, 2.3, … Default: the scenario's.
     #[arg(long, value_delimiter = ',')]
     zfs_version: Vec<String>,
@@ -184,6 +189,7 @@ fn plan(
         sample_rate,
         presampled,
         series_step_ns: step_ns,
+        compress_ratio: args.compress_ratio,
     };
     plan.runs(scenario).map_err(|e: PlanError| {
         if e.is_usage() {

@@ -178,6 +178,8 @@ pub struct Plan {
     pub presampled: bool,
     /// Simulated time between two series points.
     pub series_step_ns: u64,
+    /// The pool's compression ratio for data ([`ZfsSpec::compress_ratio`]).
+    pub compress_ratio: f64,
 }
 
 /// How a run's row is labelled.
@@ -283,6 +285,7 @@ impl Plan {
             sample_rate: None,
             presampled: false,
             series_step_ns: 1_000_000_000,
+            compress_ratio: 1.0,
         }
     }
 
@@ -397,9 +400,10 @@ impl Plan {
         })?;
         let release = config.behaviour.release.to_string();
         let target = match policy {
-            PolicyName::ZfsArc => {
-                Target::Zfs(Box::new(ZfsSpec::new(config, prefetch, self.block_keys)))
-            }
+            PolicyName::ZfsArc => Target::Zfs(Box::new(ZfsSpec {
+                compress_ratio: self.compress_ratio,
+                ..ZfsSpec::new(config, prefetch, self.block_keys)
+            })),
             // A baseline's capacity: the cap, else the default c_max.
             PolicyName::Baseline(kind) => Target::Policy(kind),
         };
