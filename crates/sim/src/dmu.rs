@@ -122,6 +122,8 @@ struct Dbuf {
     children: u32,
     /// The uncompressed copy charged to the ARC while the dbuf lives.
     extra: u32,
+    /// The ARC header's slot while held (`u32::MAX`: not held).
+    arc_slot: u32,
     /// In the dbuf cache (no holds), on the LRU list.
     cached: bool,
     prev: u32,
@@ -153,6 +155,10 @@ pub struct Dmu {
     cache_bytes: u64,
     next_wake: u64,
     stats: DmuStats,
+    /// The last dbuf looked up: (key, slot); reads of one L1 come in runs.
+    last: (u64, u32),
+    /// `nlevels` of the last `maxblkid` asked about.
+    levels: (u64, u8),
 }
 
 impl Dmu {
@@ -168,6 +174,8 @@ impl Dmu {
             cache_bytes: 0,
             next_wake: EVICT_PERIOD_NS,
             stats: DmuStats::default(),
+            last: (u64::MAX, NIL),
+            levels: (0, 1),
         }
     }
 
@@ -201,7 +209,7 @@ impl Dmu {
         now: u64,
     ) {
         self.wake(arc, now);
-        if nlevels(maxblkid) < 2 {
+        if self.levels_of(maxblkid) < 2 {
             return;
         }
         let s = self.hold(arc, file, 1, blkid >> EPBS, maxblkid, now);
@@ -223,17 +231,37 @@ impl Dmu {
         now: u64,
     ) -> bool {
         self.wake(arc, now);
-        if nlevels(maxblkid) < 2 {
+        if self.levels_of(maxblkid) < 2 {
             return true;
         }
         let key = indirect_key(file, 1, blkid >> EPBS);
-        let Some(&s) = self.map.get(&key) else {
+        let Some(s) = self.find(key) else {
             return false;
         };
         self.touch(arc, s);
         self.release(s);
         self.notify(arc);
         true
+    }
+
+    /// [`nlevels`], remembered for the last `maxblkid`.
+    #[inline]
+    fn levels_of(&mut self, maxblkid: u64) -> u8 {
+        if self.levels.0 != maxblkid {
+            self.levels = (maxblkid, nlevels(maxblkid));
+        }
+        self.levels.1
+    }
+
+    /// The slot of dbuf `key`, if it lives.
+    #[inline]
+    fn find(&mut self, key: u64) -> Option<u32> {
+        if self.last.0 == key {
+            return Some(self.last.1);
+        }
+        let s = *self.map.get(&key)?;
+        self.last = (key, s);
+        Some(s)
     }
 
     /// Run the evict thread's timed wake-ups due by `now`.
@@ -268,6 +296,9 @@ impl Dmu {
         let d = self.slots[s as usize];
         arc.release_buf(d.key, d.extra);
         self.map.remove(&d.key);
+        if self.last.1 == s {
+            self.last = (u64::MAX, NIL);
+        }
         self.free.push(s);
         self.stats.evictions += 1;
         if d.parent != NIL {
@@ -291,7 +322,7 @@ impl Dmu {
         now: u64,
     ) -> u32 {
         let key = indirect_key(file, level, id);
-        if let Some(&s) = self.map.get(&key) {
+        if let Some(s) = self.find(key) {
             self.touch(arc, s);
             if self.slots[s as usize].cached {
                 self.unlink(s);
@@ -299,7 +330,7 @@ impl Dmu {
             return s;
         }
         // dbuf_findbp: the parent first (held by this dbuf for its life).
-        let parent = if level + 1 < nlevels(maxblkid) {
+        let parent = if level + 1 < self.levels_of(maxblkid) {
             let p = self.hold(arc, file, level + 1, id >> EPBS, maxblkid, now);
             self.slots[p as usize].children += 1;
             p
@@ -316,10 +347,9 @@ impl Dmu {
             prefetch: false,
         };
         arc.access(&req);
-        let extra = if arc.hold_buf(key, INDIRECT_LSIZE) {
-            INDIRECT_LSIZE
-        } else {
-            0
+        let (extra, arc_slot) = match arc.hold_buf(key, INDIRECT_LSIZE) {
+            Some(slot) => (INDIRECT_LSIZE, slot),
+            None => (0, NIL),
         };
         self.stats.reads += 1;
         let d = Dbuf {
@@ -327,6 +357,7 @@ impl Dmu {
             parent,
             children: 0,
             extra,
+            arc_slot,
             cached: false,
             prev: NIL,
             next: NIL,
@@ -349,7 +380,8 @@ impl Dmu {
     fn touch(&mut self, arc: &mut ArcCache, s: u32) {
         self.stats.cached_holds += 1;
         if self.buf_access {
-            arc.buf_access(self.slots[s as usize].key);
+            let d = &self.slots[s as usize];
+            arc.buf_access_slot(d.arc_slot, d.key);
         }
     }
 

@@ -186,15 +186,17 @@ pub fn psize(lsize: u32, ratio: f64) -> u32 {
 }
 
 impl ZfsSpec {
-    /// A spec with the defaults of a replay: plain keys read as one file with
-    /// the DMU's indirect reads, or block keys with none.
+    /// A spec with the defaults of a replay: plain keys read as one
+    /// unbounded file, no indirect reads (set [`ZfsSpec::blocks_per_file`]
+    /// and [`ZfsSpec::indirect_reads`] for files of a known size), no
+    /// compression.
     pub fn new(config: ArcConfig, prefetch: bool, block_keys: bool) -> ZfsSpec {
         ZfsSpec {
             config,
             prefetch,
             block_keys,
             blocks_per_file: None,
-            indirect_reads: !block_keys,
+            indirect_reads: false,
             compress_ratio: 1.0,
         }
     }

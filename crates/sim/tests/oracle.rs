@@ -158,6 +158,7 @@ fn replay(f: &Fixture) -> ModelRun {
         false,
     );
     spec.blocks_per_file = Some(num(&f.runs[0], "config.nblocks", &path) as u64);
+    spec.indirect_reads = true;
     let mut z = ZfsArc::new(&spec);
     let reqs = requests(f);
     for r in &reqs {

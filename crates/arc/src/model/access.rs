@@ -87,6 +87,21 @@ impl ArcCache {
         let (_, Some(i)) = self.find(key) else {
             return false;
         };
+        self.buf_access_index(i)
+    }
+
+    /// [`ArcCache::buf_access`] of a buffer held with [`ArcCache::hold_buf`],
+    /// by the slot it returned (no hash lookup); `key` is checked against
+    /// the slot, and looked up if the slot holds something else.
+    #[inline]
+    pub fn buf_access_slot(&mut self, slot: u32, key: u64) -> bool {
+        match self.ix.nodes.get(slot as usize) {
+            Some(n) if n.key == key && n.freq & F_HELD != 0 => self.buf_access_index(slot),
+            _ => self.buf_access(key),
+        }
+    }
+
+    fn buf_access_index(&mut self, i: u32) -> bool {
         let st = self.state_of(i);
         if !matches!(st, State::Mru | State::Mfu | State::Uncached) {
             return false;

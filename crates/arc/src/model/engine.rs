@@ -513,23 +513,28 @@ impl ArcCache {
     /// decompresses into a buffer of the logical size beside the header's
     /// physical one): `extra` bytes are allocated (`arc_get_data_impl`) and
     /// charged to the header's state until [`ArcCache::release_buf`].
-    pub fn hold_buf(&mut self, key: u64, extra: u32) -> bool {
+    ///
+    /// Returns the header's slot (for [`ArcCache::buf_access_slot`]), or
+    /// `None` if `key` is not a resident header.
+    pub fn hold_buf(&mut self, key: u64, extra: u32) -> Option<u32> {
         // Held first, so that the allocation's eviction cannot take it.
         if !self.hold(key) {
-            return false;
+            return None;
         }
         if extra > 0 {
             self.allocate(u64::from(extra), None);
-            let (_, Some(i)) = self.find(key) else {
-                unreachable!("a held header stays resident")
-            };
+        }
+        let (_, Some(i)) = self.find(key) else {
+            unreachable!("a held header stays resident")
+        };
+        if extra > 0 {
             let n = &mut self.ix.nodes[i as usize];
             n.size += extra;
             let (st, ty) = ((n.tag >> 1) as usize, (n.tag & 1) as usize);
             self.sz[st][ty] += u64::from(extra);
             self.overhead += u64::from(extra);
         }
-        true
+        Some(i)
     }
 
     /// Drop a hold taken by [`ArcCache::hold_buf`] with the same `extra`.

@@ -81,9 +81,12 @@ pub(crate) struct SimArgs {
     prefetch: Vec<OnOff>,
     /// zfs-arc: read each data block's indirect blocks through the dbuf
     /// cache first, as the DMU does (demand metadata hits and misses, pinned
-    /// L1 blocks). Plain traces only: a capture carries its own.
-    #[arg(long, default_value = "on", help_heading = "ZFS ARC model")]
-    indirect_reads: OnOff,
+    /// L1 blocks). Default: on with --blocks-per-file, whose files have a
+    /// known size; off for a trace read as one unbounded file, whose keys
+    /// (sector numbers, object ids) say nothing of how full its indirect
+    /// blocks are. A capture carries its own metadata reads.
+    #[arg(long, help_heading = "ZFS ARC model")]
+    indirect_reads: Option<OnOff>,
     /// zfs-arc: the trace's ids are blocks of files of N blocks each (id `k`
     /// is block `k % N` of file `k / N`): each file gets its own prefetch
     /// streams and indirect blocks. Default: one file of unbounded size.
@@ -266,9 +269,10 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                             let mut spec = ZfsSpec::new(config, pf == OnOff::On, block_keys);
                             spec.blocks_per_file = args.blocks_per_file;
                             spec.compress_ratio = args.compress_ratio;
-                            if args.indirect_reads == OnOff::Off {
-                                spec.indirect_reads = false;
-                            }
+                            spec.indirect_reads = !block_keys
+                                && args
+                                    .indirect_reads
+                                    .map_or(args.blocks_per_file.is_some(), |v| v == OnOff::On);
                             jobs.push(Job {
                                 target: Target::Zfs(Box::new(spec)),
                                 capacity,
