@@ -33,6 +33,9 @@ pub struct Node {
     pub tag: u8,
     /// Policy-specific small counter (S3-FIFO frequency, SIEVE visited bit).
     pub freq: u8,
+    /// Policy-specific small tag set at insertion (the ZFS model's sublist);
+    /// fits in what would be padding.
+    pub aux: u8,
 }
 
 /// Tag of a node on the free list.
@@ -311,6 +314,7 @@ impl Index {
             next: NIL,
             tag,
             freq: 0,
+            aux: 0,
         };
         let idx = if self.free != NIL {
             let i = self.free;

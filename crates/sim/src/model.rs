@@ -371,15 +371,15 @@ impl ZfsArc {
             (file, 0, blkid, maxblkid)
         };
         let demand = req.op == Op::Read && !req.prefetch && level == 0;
-        // Time passes before the read: the DMU's dbuf work below happens on
-        // the ARC's clock at the request's time, whoever advanced it.
-        self.arc.advance_to(req.time_ns);
         // Hashed keys (object ids beyond the block space) are not file
         // blocks: no indirect blocks for them.
         if demand
             && (self.blocks_per_file.is_some() || req.key <= BLKID_MASK)
             && let Some(d) = self.dmu.as_mut()
         {
+            // Time passes before the read: the DMU's dbuf work happens on the
+            // ARC's clock at the request's time, whoever advanced it.
+            self.arc.advance_to(req.time_ns);
             d.demand_read(&mut self.arc, file, blkid, maxblkid, req.time_ns);
         }
         if self.zfetch.is_none() || !demand {

@@ -447,6 +447,7 @@ impl ArcCache {
     ) -> u32 {
         let i = self.ix.insert(h, key, size, tag(state, ty));
         self.ix.nodes[i as usize].freq = flags;
+        self.ix.nodes[i as usize].aux = MultiList::index_of(key, self.lists[0].sub.len());
         if i as usize >= self.atime.len() {
             self.atime.resize(i as usize + 1, 0);
         }

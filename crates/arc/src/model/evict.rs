@@ -4,7 +4,7 @@
 
 use super::behaviour::{AdjConsts, Split};
 use super::engine::{ArcCache, DATA, F_INDIRECT, F_PREFETCH, F_PRESCIENT, META, State, li};
-use super::multilist::BATCH_LIMIT;
+use super::multilist::{BATCH_LIMIT, MAX_SUBLISTS};
 use crate::slab::NIL;
 
 /// `highbit64(x)`: 1-based index of the highest set bit, 0 for 0.
@@ -161,7 +161,10 @@ impl ArcCache {
     /// round evicts nothing.
     fn evict_sublists(&mut self, l: usize, st: State, n: usize, goal: u64) -> u64 {
         // Markers: where each sublist's next visit starts (its tail at first).
-        let mut marker: Vec<u32> = (0..n).map(|s| self.lists[l].tail(s)).collect();
+        let mut marker = [NIL; MAX_SUBLISTS];
+        for (s, m) in marker.iter_mut().enumerate().take(n) {
+            *m = self.lists[l].tail(s);
+        }
         let mut done = 0u64;
         let mut rounds = 0u64;
         while done < goal {

@@ -9,6 +9,9 @@
 
 use crate::slab::{List, NIL, Node, hash_key};
 
+/// The most sublists a list may have (a 255-CPU kernel's count).
+pub(super) const MAX_SUBLISTS: usize = 255;
+
 /// `zfs_arc_evict_batch_limit`: headers evicted from one sublist per visit.
 pub(super) const BATCH_LIMIT: u32 = 10;
 
@@ -25,26 +28,26 @@ pub(super) struct MultiList {
 impl MultiList {
     pub(super) fn new(n: usize) -> MultiList {
         MultiList {
-            sub: vec![List::default(); n.max(1)].into_boxed_slice(),
+            sub: vec![List::default(); n.clamp(1, MAX_SUBLISTS)].into_boxed_slice(),
             len: 0,
             bytes: 0,
         }
     }
 
-    /// The sublist of `key`.
+    /// The sublist of `key` among `n` (kept in the header's `aux` byte at
+    /// creation: every list of the engine has the same count).
     #[inline(always)]
-    pub(super) fn index(&self, key: u64) -> usize {
-        let n = self.sub.len();
-        if n == 1 {
+    pub(super) fn index_of(key: u64, n: usize) -> u8 {
+        if n <= 1 {
             0
         } else {
-            (((hash_key(key) >> 32) * n as u64) >> 32) as usize
+            (((hash_key(key) >> 32) * n as u64) >> 32) as u8
         }
     }
 
     #[inline(always)]
     pub(super) fn push_head(&mut self, nodes: &mut [Node], i: u32) {
-        let s = self.index(nodes[i as usize].key);
+        let s = usize::from(nodes[i as usize].aux);
         self.sub[s].push_head(nodes, i);
         self.len += 1;
         self.bytes += u64::from(nodes[i as usize].size);
@@ -52,7 +55,7 @@ impl MultiList {
 
     #[inline(always)]
     pub(super) fn unlink(&mut self, nodes: &mut [Node], i: u32) {
-        let s = self.index(nodes[i as usize].key);
+        let s = usize::from(nodes[i as usize].aux);
         self.sub[s].unlink(nodes, i);
         self.len -= 1;
         self.bytes -= u64::from(nodes[i as usize].size);
@@ -60,7 +63,7 @@ impl MultiList {
 
     #[inline(always)]
     pub(super) fn move_to_head(&mut self, nodes: &mut [Node], i: u32) {
-        let s = self.index(nodes[i as usize].key);
+        let s = usize::from(nodes[i as usize].aux);
         self.sub[s].move_to_head(nodes, i);
     }
 
@@ -95,7 +98,8 @@ impl MultiList {
             l.check(&format!("{name} sublist {s}"), nodes, tag, seen)?;
             let mut i = l.head;
             while i != NIL {
-                if self.index(nodes[i as usize].key) != s {
+                let want = Self::index_of(nodes[i as usize].key, self.sub.len());
+                if usize::from(nodes[i as usize].aux) != s || usize::from(want) != s {
                     return Err(format!("{name}: node {i} on sublist {s}, hashes elsewhere"));
                 }
                 i = nodes[i as usize].next;
