@@ -160,9 +160,17 @@ impl ArcCache {
     /// visit stopped (its marker), until `goal` bytes are evicted or a full
     /// round evicts nothing.
     fn evict_sublists(&mut self, l: usize, st: State, n: usize, goal: u64) -> u64 {
-        // Markers: where each sublist's next visit starts (its tail at first).
-        let mut marker = [NIL; MAX_SUBLISTS];
-        for (s, m) in marker.iter_mut().enumerate().take(n) {
+        // Markers: where each sublist's next visit starts (its tail at first);
+        // on the stack for up to 16 sublists (this runs for every eviction).
+        let mut small = [NIL; 16];
+        let mut big = Vec::new();
+        let marker: &mut [u32] = if n <= small.len() {
+            &mut small[..n]
+        } else {
+            big.resize(n.min(MAX_SUBLISTS), NIL);
+            &mut big
+        };
+        for (s, m) in marker.iter_mut().enumerate() {
             *m = self.lists[l].tail(s);
         }
         let mut done = 0u64;
