@@ -41,6 +41,35 @@ pub struct Node {
 /// Tag of a node on the free list.
 pub const TAG_FREE: u8 = u8::MAX;
 
+/// A [`std::hash::Hasher`] for integer ids (file ids, block keys): each
+/// integer written is mixed in with [`hash_key`]. Deterministic, no seed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = hash_key(self.0 ^ u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = hash_key(self.0 ^ x);
+    }
+}
+
+/// A (hashbrown) hash map keyed by integer ids, hashed with [`KeyHasher`].
+pub type KeyMap<K, V> = hashbrown::HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// A fast, good 64-bit mixer (the murmur3 `fmix64` finalizer).
 #[inline(always)]
 pub fn hash_key(key: u64) -> u64 {

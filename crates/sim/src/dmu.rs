@@ -39,10 +39,8 @@
 //! 4 KiB sector (ashift 12): 64 KiB for a full L1, 4 KiB for a small file's.
 
 use arclab_arc::model::ArcCache;
-use arclab_arc::slab::hash_key;
+use arclab_arc::slab::KeyMap;
 use arclab_arc::{Kind, Op, Request, block_key};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// `epbs`: log2 of the block pointers in an indirect block.
 const EPBS: u32 = 10;
@@ -95,23 +93,6 @@ pub fn indirect_psize(level: u8, id: u64, maxblkid: u64) -> u32 {
     bytes.clamp(SECTOR, u64::from(INDIRECT_LSIZE)) as u32
 }
 
-#[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = hash_key(self.0 ^ u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = hash_key(x);
-    }
-}
-
 /// One indirect dbuf.
 #[derive(Clone, Copy, Debug)]
 struct Dbuf {
@@ -148,7 +129,7 @@ pub struct Dmu {
     buf_access: bool,
     slots: Vec<Dbuf>,
     free: Vec<u32>,
-    map: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    map: KeyMap<u64, u32>,
     /// LRU of cached dbufs: head = most recently released.
     head: u32,
     tail: u32,
@@ -168,7 +149,7 @@ impl Dmu {
             buf_access,
             slots: Vec::new(),
             free: Vec::new(),
-            map: HashMap::default(),
+            map: KeyMap::default(),
             head: NIL,
             tail: NIL,
             cache_bytes: 0,
@@ -208,8 +189,7 @@ impl Dmu {
         maxblkid: u64,
         now: u64,
     ) {
-        self.wake(arc, now);
-        if self.levels_of(maxblkid) < 2 {
+        if !self.begin(arc, maxblkid, now) {
             return;
         }
         let s = self.hold(arc, file, 1, blkid >> EPBS, maxblkid, now);
@@ -230,8 +210,7 @@ impl Dmu {
         maxblkid: u64,
         now: u64,
     ) -> bool {
-        self.wake(arc, now);
-        if self.levels_of(maxblkid) < 2 {
+        if !self.begin(arc, maxblkid, now) {
             return true;
         }
         let key = indirect_key(file, 1, blkid >> EPBS);
@@ -242,6 +221,14 @@ impl Dmu {
         self.release(s);
         self.notify(arc);
         true
+    }
+
+    /// Run the wake-ups due by `now`; whether a file whose last block is
+    /// `maxblkid` has indirect blocks at all.
+    #[inline]
+    fn begin(&mut self, arc: &mut ArcCache, maxblkid: u64, now: u64) -> bool {
+        self.wake(arc, now);
+        self.levels_of(maxblkid) >= 2
     }
 
     /// [`nlevels`], remembered for the last `maxblkid`.

@@ -2,6 +2,7 @@
 
 use super::behaviour::Split;
 use super::engine::{ArcCache, F_DIRTY, F_HELD, F_IO, F_LISTED, State, li, tag};
+use super::multilist::MultiList;
 use crate::slab::TAG_FREE;
 
 impl ArcCache {
@@ -39,6 +40,9 @@ impl ArcCache {
             }
             let st = State::from_u8(n.tag >> 1);
             sz[st as usize][(n.tag & 1) as usize] += u64::from(n.size);
+            if n.aux != MultiList::index_of(n.key, self.lists[0].sub.len()) {
+                return Err(format!("node {i}: sublist {} is not its key's", n.aux));
+            }
             let f = n.freq;
             if f & F_LISTED != 0 {
                 listed += 1;

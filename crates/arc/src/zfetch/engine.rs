@@ -1,9 +1,5 @@
 //! `dmu_zfetch_prepare` / `dmu_zfetch_run` / `dmu_zfetch_done` (spec §10.3–10.4).
 
-use std::hash::{BuildHasherDefault, Hasher};
-
-use hashbrown::HashMap;
-
 use super::config::{Generation, PrefetchProperty, ZfetchConfig};
 use super::distance::{l1_exists, l1_index, legacy_distances, ramp};
 use super::stream::Stream;
@@ -11,25 +7,7 @@ use super::{FileInfo, PrefetchIo, StreamRef, ZfetchStats};
 
 const NANOSEC: i64 = 1_000_000_000;
 
-/// Deterministic multiplicative hasher for the `u32` file ids.
-#[derive(Clone, Copy, Debug, Default)]
-struct FileHasher(u64);
-
-impl Hasher for FileHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type FileMap = HashMap<u32, u32, BuildHasherDefault<FileHasher>>;
+type FileMap = crate::slab::KeyMap<u32, u32>;
 
 /// The files' states, found by file id. Most traces read one file at a time,
 /// and one demand read looks its file up several times (prepare, stream
