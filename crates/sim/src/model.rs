@@ -326,11 +326,14 @@ impl ZfsArc {
         match self.blocks_per_file {
             None => (0, Self::blkid_of(key), UNBOUNDED_MAXBLKID),
             Some(n) => {
+                // A block key has 23 bits of file: larger file numbers are
+                // hashed into them.
+                const FILES: u64 = 1 << 23;
                 let file = key / n;
-                let file = if file <= u64::from(u32::MAX >> 8) {
+                let file = if file < FILES {
                     file as u32
                 } else {
-                    (hash_key(file) >> 40) as u32
+                    (hash_key(file) >> 41) as u32
                 };
                 (file, key % n, n - 1)
             }
