@@ -58,6 +58,14 @@ impl std::hash::Hasher for KeyHasher {
         }
     }
     #[inline]
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    #[inline]
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+    #[inline]
     fn write_u32(&mut self, n: u32) {
         self.write_u64(u64::from(n));
     }

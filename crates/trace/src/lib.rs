@@ -50,7 +50,6 @@ pub mod capture;
 pub mod clock;
 mod csv;
 mod error;
-mod fasthash;
 mod lcs;
 mod lines;
 mod lis;

@@ -11,7 +11,7 @@
 //! # Ok::<(), arclab_trace::TraceError>(())
 //! ```
 
-use crate::fasthash::KeyMap;
+use arclab_arc::slab::KeyMap;
 use arclab_arc::{Op, Request};
 
 use crate::{Format, TraceError, TraceReader};
@@ -50,7 +50,7 @@ pub struct WorkingSet {
 impl WorkingSet {
     /// Read `reader` to its end.
     pub fn compute(reader: &mut TraceReader) -> Result<WorkingSet, TraceError> {
-        let mut seen: KeyMap<()> = KeyMap::default();
+        let mut seen: KeyMap<u64, ()> = KeyMap::default();
         let mut ws = WorkingSet::default();
         let mut batch: Vec<Request> = Vec::with_capacity(1 << 16);
         loop {
@@ -181,7 +181,7 @@ const MIN_CAP: usize = 1 << 16;
 /// so memory is O(distinct objects) and the amortised cost O(log n_obj).
 struct StackDistance {
     tree: Fenwick,
-    objs: KeyMap<Obj>,
+    objs: KeyMap<u64, Obj>,
     now: usize,
     hist: Vec<u64>,
 }

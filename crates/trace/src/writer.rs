@@ -3,8 +3,8 @@
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::fasthash::KeyMap;
 use arclab_arc::Request;
+use arclab_arc::slab::KeyMap;
 
 use crate::error::{Location, TraceError, TraceErrorKind};
 use crate::oracle_general::RECORD_SIZE;
@@ -67,7 +67,7 @@ pub fn write_oracle_general(
     };
     // Pass 1: spill (time, key, size), compute next-access indices.
     let mut next: Vec<i64> = Vec::new();
-    let mut last: KeyMap<u64> = KeyMap::default();
+    let mut last: KeyMap<u64, u64> = KeyMap::default();
     let mut spill = tempfile::tempfile_in(&dir).map_err(io_err)?;
     {
         let mut w = BufWriter::with_capacity(BUF_SIZE, &mut spill);

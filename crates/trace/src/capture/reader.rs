@@ -7,7 +7,7 @@ use arclab_arc::Request;
 
 use super::*;
 use crate::error::{Location, TraceError, TraceErrorKind};
-use crate::fasthash::KeyHasher;
+use arclab_arc::slab::KeyHasher;
 
 type FileMap = hashbrown::HashMap<(u16, u64, u64), u32, BuildHasherDefault<KeyHasher>>;
 

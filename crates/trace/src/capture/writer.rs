@@ -4,7 +4,7 @@ use std::hash::BuildHasherDefault;
 use std::io::{self, Write};
 
 use super::*;
-use crate::fasthash::KeyHasher;
+use arclab_arc::slab::KeyHasher;
 
 fn invalid(msg: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, msg)
