@@ -116,8 +116,6 @@ struct Dbuf {
 pub struct DmuStats {
     /// Indirect dbufs found cached by a hold (`arc_buf_access` calls, 0.8+).
     pub cached_holds: u64,
-    /// Indirect dbufs created and read through `arc_read`.
-    pub reads: u64,
     /// Indirect dbufs evicted from the dbuf cache.
     pub evictions: u64,
 }
@@ -338,7 +336,6 @@ impl Dmu {
             Some(slot) => (INDIRECT_LSIZE, slot),
             None => (0, NIL),
         };
-        self.stats.reads += 1;
         let d = Dbuf {
             key,
             parent,

@@ -340,11 +340,6 @@ impl ZfsArc {
         }
     }
 
-    /// The DMU layer's counters, when it is on.
-    pub fn dmu_stats(&self) -> Option<crate::dmu::DmuStats> {
-        self.dmu.as_ref().map(Dmu::stats)
-    }
-
     /// A hint that `req` comes soon (see [`ArcCache::prefetch`]).
     #[inline(always)]
     pub fn prefetch(&self, req: &Request, stage: u8) {
@@ -420,17 +415,18 @@ impl ZfsArc {
     fn issue_prefetches(&mut self, now: u64, info: &FileInfo) {
         let mut ios = std::mem::take(&mut self.ios);
         for io in ios.drain(..) {
-            let (size, kind) = match (io.level, self.dmu.is_some()) {
-                (0, _) => (psize(info.blocksize, self.compress_ratio), Kind::Data),
-                (_, true) => (
-                    crate::dmu::indirect_psize(io.level, io.blkid, info.maxblkid),
+            let (key, size, kind) = match (io.level, self.dmu.is_some()) {
+                (0, _) => (
+                    io.key(),
+                    psize(info.blocksize, self.compress_ratio),
+                    Kind::Data,
+                ),
+                (l, true) => (
+                    crate::dmu::indirect_key(io.file, l, io.blkid),
+                    crate::dmu::indirect_psize(l, io.blkid, info.maxblkid),
                     Kind::Metadata,
                 ),
-                (_, false) => (INDIRECT_BLOCK_BYTES, Kind::Metadata),
-            };
-            let key = match (io.level, self.dmu.is_some()) {
-                (0, _) | (_, false) => io.key(),
-                (l, true) => crate::dmu::indirect_key(io.file, l, io.blkid),
+                (_, false) => (io.key(), INDIRECT_BLOCK_BYTES, Kind::Metadata),
             };
             if io.level == 0
                 && let Some(d) = self.dmu.as_mut()

@@ -528,14 +528,18 @@ impl ArcCache {
         let (_, Some(i)) = self.find(key) else {
             unreachable!("a held header stays resident")
         };
-        if extra > 0 {
-            let n = &mut self.ix.nodes[i as usize];
-            n.size += extra;
-            let (st, ty) = ((n.tag >> 1) as usize, (n.tag & 1) as usize);
-            self.sz[st][ty] += u64::from(extra);
-            self.overhead += u64::from(extra);
-        }
+        self.charge_copy(i, i64::from(extra));
         Some(i)
+    }
+
+    /// Add (or, negative, take back) `delta` bytes of a held header's
+    /// uncompressed copy: its size, its state's, and `overhead_size`.
+    fn charge_copy(&mut self, i: u32, delta: i64) {
+        let n = &mut self.ix.nodes[i as usize];
+        n.size = n.size.saturating_add_signed(delta as i32);
+        let (st, ty) = ((n.tag >> 1) as usize, (n.tag & 1) as usize);
+        self.sz[st][ty] = self.sz[st][ty].saturating_add_signed(delta);
+        self.overhead = self.overhead.saturating_add_signed(delta);
     }
 
     /// Drop a hold taken by [`ArcCache::hold_buf`] with the same `extra`.
@@ -546,12 +550,8 @@ impl ArcCache {
         if !self.holds.contains_key(&i) {
             return false;
         }
-        let n = &mut self.ix.nodes[i as usize];
-        let extra = extra.min(n.size.saturating_sub(1));
-        n.size -= extra;
-        let (st, ty) = ((n.tag >> 1) as usize, (n.tag & 1) as usize);
-        self.sz[st][ty] -= u64::from(extra);
-        self.overhead = self.overhead.saturating_sub(u64::from(extra));
+        let extra = extra.min(self.ix.nodes[i as usize].size.saturating_sub(1));
+        self.charge_copy(i, -i64::from(extra));
         self.release(key)
     }
 
