@@ -99,3 +99,113 @@ fn sampled_miss_ratios_match_full_simulation() {
         assert!(mae < 0.005, "{policy}: MAE {mae}");
     }
 }
+
+/// A mixture with every kind of request a Zipf component draws (data reads,
+/// writes, indirect-block reads, a prefill) beside a scan generated whole.
+const MIXED: &str = r#"
+name = "mixed"
+kind = "mixture"
+duration_secs = 100
+rate = 20000
+[[components]]
+kind = "zipf"
+weight = 0.7
+alpha = 0.9
+objects = 200000
+size = "16KiB"
+metadata_fraction = 0.1
+write_fraction = 0.2
+prefill = true
+[[components]]
+kind = "oltp"
+weight = 0.3
+bytes = "2GiB"
+size = "16KiB"
+alpha = 1.1
+write_fraction = 0.25
+[[components]]
+kind = "scan"
+rate = 2000
+bytes = "1GiB"
+start_secs = 20
+"#;
+
+/// What a stream holds, by kind of request: (data reads, writes, metadata
+/// reads, distinct keys).
+fn census(reqs: &[Request]) -> (u64, u64, u64, usize) {
+    use arclab_arc::{Kind, Op};
+    let (mut d, mut w, mut m) = (0, 0, 0);
+    for r in reqs {
+        match (r.kind, r.op) {
+            (Kind::Metadata, _) => m += 1,
+            (_, Op::Write) => w += 1,
+            _ => d += 1,
+        }
+    }
+    let keys: std::collections::HashSet<u64> = reqs.iter().map(|r| r.key).collect();
+    (d, w, m, keys.len())
+}
+
+/// `sampled_generator` draws the kept requests directly (thinned Poisson
+/// streams); what it emits must be what filtering the whole stream keeps,
+/// in distribution: the counts of each kind of request and of distinct
+/// keys within a few percent (the two are independent draws, so they are
+/// compared with a tolerance of several standard deviations), every key one
+/// the sampler keeps, time order, and the whole stream's request count.
+#[test]
+fn sampled_generator_emits_the_filtered_stream() {
+    use arclab_sim::sample::SpatialSampler;
+    let w = WorkloadSpec::from_toml_str(MIXED, "inline").unwrap();
+    let s = SpatialSampler::new(0.05, 0);
+    let from_ns = 10_000_000_000;
+    let mut all = Vec::new();
+    let mut g = w.generator(3);
+    while g.next_batch(&mut all, 1 << 16) > 0 {}
+    assert_eq!(g.full_requests(), None);
+    let after = all.iter().filter(|r| r.time_ns >= from_ns).count() as f64;
+    let filtered: Vec<Request> = all.into_iter().filter(|r| s.keep(r.key)).collect();
+    let mut thin = Vec::new();
+    let mut g = w.sampled_generator(3, s, from_ns);
+    while g.next_batch(&mut thin, 1 << 16) > 0 {}
+    assert!(thin.iter().all(|r| s.keep(r.key)));
+    assert!(thin.windows(2).all(|p| p[0].time_ns <= p[1].time_ns));
+    let full = g.full_requests().unwrap() as f64;
+    assert!((full / after - 1.0).abs() < 0.002, "{full} vs {after}");
+    let (a, b) = (census(&filtered), census(&thin));
+    println!("filtered {a:?}\nthinned  {b:?}");
+    let close = |x: f64, y: f64, tol: f64| (x / y - 1.0).abs() < tol;
+    assert!(
+        close(b.0 as f64, a.0 as f64, 0.03),
+        "data reads {b:?} vs {a:?}"
+    );
+    assert!(close(b.1 as f64, a.1 as f64, 0.05), "writes {b:?} vs {a:?}");
+    assert!(
+        close(b.2 as f64, a.2 as f64, 0.08),
+        "metadata {b:?} vs {a:?}"
+    );
+    assert!(
+        close(b.3 as f64, a.3 as f64, 0.03),
+        "distinct keys {b:?} vs {a:?}"
+    );
+    // A prefill (every object once, in order, 200,000 a second) is not
+    // random: its kept part is the filtered one, key for key.
+    let fill = WorkloadSpec::from_toml_str(
+        "kind = \"zipf\"\nobjects = 100000\nalpha = 1.0\nrate = 1000\nprefill = true\nduration_secs = 0.5\n",
+        "fill",
+    )
+    .unwrap();
+    let mut a = Vec::new();
+    let mut g = fill.generator(1);
+    while g.next_batch(&mut a, 1 << 16) > 0 {}
+    a.retain(|r| s.keep(r.key));
+    let mut b = Vec::new();
+    let mut g = fill.sampled_generator(1, s, 0);
+    while g.next_batch(&mut b, 1 << 16) > 0 {}
+    assert_eq!(g.full_requests(), Some(100_000));
+    assert!((4_000..6_000).contains(&a.len()), "{}", a.len());
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.key, y.key);
+        assert!(x.time_ns.abs_diff(y.time_ns) <= 1, "{x:?} {y:?}");
+    }
+}

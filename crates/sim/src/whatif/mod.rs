@@ -221,6 +221,27 @@ pub struct Run<'a> {
     disk_restarted: bool,
     last_demand: u64,
     last_t: u64,
+    /// The whole workload's requests after the warm-up, when the stream
+    /// fed to the run was sampled at its source ([`run_all`]).
+    full_requests: Option<u64>,
+}
+
+impl RunSpec {
+    /// The rate this run samples at: `sample_rate` (when in (0, 1)), raised
+    /// for the ZFS model so that R × `arc_max` stays at or above
+    /// `MIN_ARC_MAX` (a pre-sampled stream keeps its own rate).
+    pub fn effective_rate(&self) -> Option<f64> {
+        let rate = self
+            .sample_rate
+            .filter(|r| r.is_finite() && *r > 0.0 && *r < 1.0)?;
+        match &self.target {
+            Target::Zfs(z) if !self.presampled => match z.config.arc_max {
+                Some(m) => Some(rate.max(MIN_ARC_MAX as f64 / m as f64)).filter(|&r| r < 1.0),
+                None => Some(rate),
+            },
+            _ => Some(rate),
+        }
+    }
 }
 
 impl<'a> Run<'a> {
@@ -228,14 +249,9 @@ impl<'a> Run<'a> {
     /// sampled) host, pinned memory in place.
     pub fn new(spec: &'a RunSpec) -> Run<'a> {
         let sc = &spec.scenario;
-        let mut rate = spec
-            .sample_rate
-            .filter(|r| r.is_finite() && *r > 0.0 && *r < 1.0);
+        let rate = spec.effective_rate();
         let (engine, capacity) = match &spec.target {
             Target::Zfs(z) => {
-                if let (Some(r), Some(m), false) = (rate, z.config.arc_max, spec.presampled) {
-                    rate = Some(r.max(MIN_ARC_MAX as f64 / m as f64)).filter(|&r| r < 1.0);
-                }
                 let config = match rate {
                     Some(r) => scale_config(&z.config, r),
                     None => z.config.clone(),
@@ -281,6 +297,7 @@ impl<'a> Run<'a> {
             disk_restarted: false,
             last_demand: u64::MAX,
             last_t: 0,
+            full_requests: None,
         }
     }
 
@@ -340,7 +357,9 @@ impl<'a> Run<'a> {
         }
         let (r, warm) = (self.r(), self.warm);
         // A pre-sampled stream held R of the requests: N is n / R.
-        let n_req = if self.spec.presampled {
+        let n_req = if let Some(n) = self.full_requests {
+            n
+        } else if self.spec.presampled {
             (self.n_req as f64 / r).round() as u64
         } else {
             self.n_req
@@ -572,20 +591,64 @@ pub fn warmup_error(scenario: &Scenario, workload: &WorkloadSpec) -> Option<Stri
 }
 
 /// Every spec on one stream of `workload` generated with `seed` (see
-/// [`run_stream`]).
+/// [`run_stream`]). When every run samples (and counts from the same
+/// warm-up), the generator emits only the sample of the highest rate
+/// among them ([`WorkloadSpec::sampled_generator`]: the other runs' samples
+/// are subsets of it, the same hash under a lower threshold) and tells the
+/// runs the whole workload's request count. `progress` gets the number of
+/// the whole workload's requests passed so far (estimated from the time
+/// reached when sampling).
 pub fn run_all(
     specs: &[RunSpec],
     workload: &WorkloadSpec,
     seed: u64,
     threads: usize,
-    progress: impl FnMut(u64),
+    mut progress: impl FnMut(u64),
 ) -> Vec<RunResult> {
-    let mut g = workload.generator(seed);
-    let Ok(r) = run_stream(
-        specs,
+    let rates: Vec<Option<f64>> = specs.iter().map(RunSpec::effective_rate).collect();
+    let warm = |s: &RunSpec| (s.scenario.warmup_secs * 1e9) as u64;
+    let top = rates
+        .iter()
+        .copied()
+        .try_fold(0.0f64, |m, r| r.map(|r| m.max(r)));
+    let thin = match (top, specs.first()) {
+        (Some(r), Some(first)) if r > 0.0 && specs.iter().all(|s| !s.presampled) => {
+            let w = warm(first);
+            specs.iter().all(|s| warm(s) == w).then_some((r, w))
+        }
+        _ => None,
+    };
+    let Some((rate, from_ns)) = thin else {
+        let mut g = workload.generator(seed);
+        let Ok(r) = run_stream(
+            specs,
+            threads,
+            |buf, max| Ok::<_, Infallible>(g.next_batch(buf, max)),
+            progress,
+        );
+        return r;
+    };
+    let mut g = workload.sampled_generator(seed, SpatialSampler::new(rate, 0), from_ns);
+    let (expected, dur) = (workload.expected_requests(), workload.duration_ns().max(1));
+    let reached = std::cell::Cell::new(0u64);
+    let mut runs: Vec<Run<'_>> = specs.iter().map(Run::new).collect();
+    let Ok(_) = drive(
+        &mut runs,
         threads,
-        |buf, max| Ok::<_, Infallible>(g.next_batch(buf, max)),
-        progress,
+        DEFAULT_BATCH,
+        |buf, max| {
+            let n = g.next_batch(buf, max);
+            reached.set(g.now_ns());
+            Ok::<_, Infallible>(n)
+        },
+        |_| progress((expected as f64 * reached.get() as f64 / dur as f64) as u64),
     );
-    r
+    progress(expected);
+    let full = g.full_requests();
+    runs.into_iter()
+        .map(|mut r| {
+            r.full_requests = full;
+            r.finish()
+        })
+        .collect()
 }

@@ -3,6 +3,8 @@
 
 use super::rng::{Rng, Zipf, scatter, scatter_multiplier, splitmix64};
 use super::spec::{BonnieK, Shape, component_rates};
+use super::thin::{Kept, kept_ranks};
+use crate::sample::SpatialSampler;
 use arclab_arc::{Kind, Op, Request, block_key};
 use std::collections::VecDeque;
 
@@ -73,6 +75,21 @@ enum Src {
         blocks: u64,
         size: u32,
     },
+    /// The kept requests of a Zipf component's data (`meta: false`) or
+    /// indirect-block (`meta: true`) reads under spatial sampling
+    /// (`super::thin`); the data stream also replays the kept part of the
+    /// prefill.
+    ZipfThin {
+        kept: Kept,
+        bpf: u64,
+        size: u32,
+        meta: bool,
+        write: f64,
+        /// The kept positions still to prefill, in order (reversed: popped).
+        prefill: Vec<u64>,
+        /// When the prefill ends and the Poisson stream starts.
+        fill_end_ns: f64,
+    },
 }
 
 #[derive(Debug)]
@@ -83,6 +100,20 @@ struct Stream {
     rng: Rng,
     base: u32,
     src: Src,
+    /// Emits kept requests only (a `ZipfThin`): counted by expectation.
+    thinned: bool,
+}
+
+/// The key of position `idx` of a Zipf component: its data block, or
+/// (`meta`) the indirect block pointing to it.
+fn zipf_key(base: u32, bpf: u64, idx: u64, meta: bool) -> u64 {
+    let file = base + ((idx / bpf) % FILES_PER_COMPONENT) as u32;
+    let blk = idx % bpf;
+    if meta {
+        block_key(file, 1, blk / PTRS_PER_INDIRECT)
+    } else {
+        block_key(file, 0, blk)
+    }
 }
 
 fn req(t: f64, key: u64, size: u32, op: Op, kind: Kind) -> Request {
@@ -204,7 +235,114 @@ impl Stream {
             rng: Rng::new(seed),
             base,
             src,
+            thinned: false,
         }
+    }
+
+    /// The kept requests of Zipf (or OLTP) component `shape` at `rate`
+    /// under `sampler`, as two streams (data, indirect blocks), and the
+    /// expected number of requests of the whole component at or after
+    /// `from_ns` and before `end_ns`. `None` for other kinds, or a
+    /// component too large to enumerate.
+    fn thinned(
+        shape: &Shape,
+        rate: f64,
+        base: u32,
+        seed: u64,
+        sampler: &SpatialSampler,
+        (from_ns, end_ns): (f64, f64),
+    ) -> Option<(Vec<Stream>, f64)> {
+        let (n, alpha, bpf, size, meta, write, prefill) = match shape {
+            Shape::Zipf(k) => (
+                k.objects,
+                k.alpha,
+                BLOCKS_PER_FILE.max(k.objects.div_ceil(FILES_PER_COMPONENT)),
+                k.size as u32,
+                k.metadata_fraction,
+                k.write_fraction,
+                k.prefill,
+            ),
+            Shape::Oltp(k) => {
+                let n = k.bytes / k.size;
+                let (a, s, m, w, p) = (
+                    k.alpha,
+                    k.size as u32,
+                    k.metadata_fraction,
+                    k.write_fraction,
+                    k.prefill,
+                );
+                (n, a, n.max(1), s, m, w, p)
+            }
+            _ => return None,
+        };
+        let m = scatter_multiplier(n);
+        let mut at = 0u64;
+        let (data, md) = kept_ranks(
+            n,
+            alpha,
+            sampler,
+            |r| {
+                // scatter(r, m, n), one addition at a time.
+                let i = at;
+                at = (at + m) % n;
+                debug_assert_eq!(i, scatter(r, m, n));
+                i
+            },
+            |i| zipf_key(base, bpf, i, false),
+            |i| zipf_key(base, bpf, i, true),
+        )?;
+        let fill_gap = 1e9 / PREFILL_RATE;
+        let fill_end_ns = if prefill { n as f64 * fill_gap } else { 0.0 };
+        let mut fill: Vec<u64> = if prefill {
+            data.idx.clone()
+        } else {
+            Vec::new()
+        };
+        fill.sort_unstable_by(|a, b| b.cmp(a));
+        // The whole component's requests in [from, end): the prefill's one
+        // by one, the Poisson stream's λ·t.
+        let mut expected = 0.0;
+        if prefill {
+            let first = (from_ns / fill_gap).ceil().max(0.0);
+            let last = (end_ns / fill_gap).ceil().min(n as f64);
+            expected += (last - first).max(0.0);
+        }
+        expected += rate * ((end_ns - from_ns.max(fill_end_ns)).max(0.0) / 1e9);
+        let mut seq = seed;
+        let mut streams = Vec::with_capacity(2);
+        for (kept, is_meta, part) in [(data, false, 1.0 - meta), (md, true, meta)] {
+            let r = rate * part * kept.share;
+            let gap_ns = if r > 0.0 { 1e9 / r } else { f64::INFINITY };
+            let mut rng = Rng::new(splitmix64(&mut seq));
+            let prefill = if is_meta {
+                Vec::new()
+            } else {
+                std::mem::take(&mut fill)
+            };
+            let t = match prefill.last() {
+                Some(&i) => i as f64 * fill_gap,
+                None if gap_ns.is_finite() => fill_end_ns + rng.exp(gap_ns),
+                None => f64::INFINITY,
+            };
+            streams.push(Stream {
+                t,
+                gap_ns,
+                poisson: true,
+                rng,
+                base,
+                src: Src::ZipfThin {
+                    kept,
+                    bpf,
+                    size,
+                    meta: is_meta,
+                    write,
+                    prefill,
+                    fill_end_ns,
+                },
+                thinned: true,
+            });
+        }
+        Some((streams, expected))
     }
 
     /// Emit the request(s) due at `self.t` and move to the next time.
@@ -225,20 +363,16 @@ impl Stream {
             } => {
                 if *prefill < *n {
                     // Prefill: every object once, file by file, at PREFILL_RATE.
-                    let idx = *prefill;
-                    let file = base + ((idx / *bpf) % FILES_PER_COMPONENT) as u32;
-                    let key = block_key(file, 0, idx % *bpf);
+                    let key = zipf_key(base, *bpf, *prefill, false);
                     out.push_back(req(t, key, *size, Op::Read, Kind::Data));
                     *prefill += 1;
                     self.t = t + 1e9 / PREFILL_RATE;
                     return;
                 }
                 let idx = scatter(z.sample(&mut self.rng) - 1, *m, *n);
-                let file = base + ((idx / *bpf) % FILES_PER_COMPONENT) as u32;
-                let blk = idx % *bpf;
                 let u = self.rng.f64();
                 if u < *meta {
-                    let key = block_key(file, 1, blk / PTRS_PER_INDIRECT);
+                    let key = zipf_key(base, *bpf, idx, true);
                     out.push_back(req(t, key, META_BYTES, Op::Read, Kind::Metadata));
                 } else {
                     let op = if u < *meta + *write * (1.0 - *meta) {
@@ -246,7 +380,42 @@ impl Stream {
                     } else {
                         Op::Read
                     };
-                    out.push_back(req(t, block_key(file, 0, blk), *size, op, Kind::Data));
+                    let key = zipf_key(base, *bpf, idx, false);
+                    out.push_back(req(t, key, *size, op, Kind::Data));
+                }
+            }
+            Src::ZipfThin {
+                kept,
+                bpf,
+                size,
+                meta,
+                write,
+                prefill,
+                fill_end_ns,
+            } => {
+                if let Some(idx) = prefill.pop() {
+                    let key = zipf_key(base, *bpf, idx, false);
+                    out.push_back(req(t, key, *size, Op::Read, Kind::Data));
+                    self.t = match prefill.last() {
+                        Some(&i) => i as f64 * 1e9 / PREFILL_RATE,
+                        None if gap.is_finite() => *fill_end_ns + self.rng.exp(gap),
+                        None => f64::INFINITY,
+                    };
+                    return;
+                }
+                if let Some(idx) = kept.draw(&mut self.rng) {
+                    if *meta {
+                        let key = zipf_key(base, *bpf, idx, true);
+                        out.push_back(req(t, key, META_BYTES, Op::Read, Kind::Metadata));
+                    } else {
+                        let op = if self.rng.f64() < *write {
+                            Op::Write
+                        } else {
+                            Op::Read
+                        };
+                        let key = zipf_key(base, *bpf, idx, false);
+                        out.push_back(req(t, key, *size, op, Kind::Data));
+                    }
                 }
             }
             Src::Scan {
@@ -362,33 +531,90 @@ pub struct Generator {
     streams: Vec<Stream>,
     pending: VecDeque<Request>,
     end_ns: f64,
+    sample: Option<Sample>,
+}
+
+/// A generator that emits a spatial sample only (see
+/// [`super::WorkloadSpec::sampled_generator`]).
+#[derive(Debug)]
+struct Sample {
+    sampler: SpatialSampler,
+    from_ns: u64,
+    /// Requests of the whole workload at or after `from_ns`, counted one by
+    /// one (the streams generated whole and sampled here).
+    counted: u64,
+    /// … and expected (the thinned Zipf streams: λ·t).
+    expected: f64,
 }
 
 impl Generator {
-    pub(crate) fn new(shape: &Shape, duration_ns: u64, seed: u64) -> Generator {
+    pub(crate) fn new(
+        shape: &Shape,
+        duration_ns: u64,
+        seed: u64,
+        sample: Option<(SpatialSampler, u64)>,
+    ) -> Generator {
         let mut streams = Vec::new();
+        let end_ns = duration_ns as f64;
+        let mut expected = 0.0;
         let stream_seed = |i: u64| {
             let mut s = seed ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03);
             splitmix64(&mut s)
+        };
+        let mut add = |c: &Shape, rate: f64, base: u32, seed: u64| {
+            if let Some((sampler, from)) = &sample
+                && let Some((s, n)) =
+                    Stream::thinned(c, rate, base, seed, sampler, (*from as f64, end_ns))
+            {
+                streams.extend(s);
+                expected += n;
+            } else {
+                streams.push(Stream::new(c, rate, base, seed));
+            }
         };
         match shape {
             Shape::Mixture(m) => {
                 let rates = component_rates(m);
                 for (i, (c, rate)) in m.components.iter().zip(rates).enumerate() {
                     let base = ((i as u64 + 1) * FILES_PER_COMPONENT) as u32;
-                    streams.push(Stream::new(c, rate, base, stream_seed(i as u64 + 1)));
+                    add(c, rate, base, stream_seed(i as u64 + 1));
                 }
             }
-            s => {
-                let rate = s.common().rate.unwrap_or(1.0);
-                streams.push(Stream::new(s, rate, 0, stream_seed(0)));
-            }
+            s => add(s, s.common().rate.unwrap_or(1.0), 0, stream_seed(0)),
         }
         Generator {
             streams,
             pending: VecDeque::with_capacity(4),
-            end_ns: duration_ns as f64,
+            end_ns,
+            sample: sample.map(|(sampler, from_ns)| Sample {
+                sampler,
+                from_ns,
+                counted: 0,
+                expected,
+            }),
         }
+    }
+
+    /// How many requests the whole workload (not only the sample) has at or
+    /// after the time given to [`super::WorkloadSpec::sampled_generator`]:
+    /// exact for the streams generated whole, the expectation for the
+    /// thinned ones. Complete once [`Self::next_batch`] has returned 0;
+    /// `None` for a generator that does not sample.
+    pub fn full_requests(&self) -> Option<u64> {
+        self.sample
+            .as_ref()
+            .map(|s| s.counted + s.expected.round() as u64)
+    }
+
+    /// The simulated time the generator has reached (ns): how far through
+    /// the workload it is, for a progress bar.
+    pub fn now_ns(&self) -> u64 {
+        let t = self
+            .streams
+            .iter()
+            .map(|s| s.t)
+            .fold(f64::INFINITY, f64::min);
+        t.min(self.end_ns) as u64
     }
 
     /// Append up to `max` requests to `buf` in time order and return how
@@ -408,7 +634,25 @@ impl Generator {
                 }
             }
             match best {
-                Some((i, t)) if t < self.end_ns => self.streams[i].step(&mut self.pending),
+                Some((i, t)) if t < self.end_ns => {
+                    let before = self.pending.len();
+                    let s = &mut self.streams[i];
+                    s.step(&mut self.pending);
+                    // A stream generated whole: count its requests, keep the sample's.
+                    if let Some(sm) = &mut self.sample
+                        && !s.thinned
+                    {
+                        let mut j = before;
+                        while let Some(r) = self.pending.get(j) {
+                            sm.counted += u64::from(r.time_ns >= sm.from_ns);
+                            if sm.sampler.keep(r.key) {
+                                j += 1;
+                            } else {
+                                self.pending.remove(j);
+                            }
+                        }
+                    }
+                }
                 _ => break,
             }
         }

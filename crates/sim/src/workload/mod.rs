@@ -33,12 +33,14 @@ mod builtins;
 mod generator;
 mod rng;
 mod spec;
+mod thin;
 
 use crate::error;
 /// The error of a rejected workload description (the same type as a
 /// scenario's: [`DescriptionError`]).
 pub use crate::error::DescriptionError as WorkloadError;
 use crate::error::DescriptionError;
+use crate::sample::SpatialSampler;
 pub use generator::Generator;
 pub(crate) use spec::bytes as spec_bytes;
 
@@ -288,7 +290,29 @@ impl WorkloadSpec {
 
     /// A generator for this workload: the same `seed` gives the same stream.
     pub fn generator(&self, seed: u64) -> Generator {
-        Generator::new(&self.shape, self.duration_ns(), seed)
+        Generator::new(&self.shape, self.duration_ns(), seed, None)
+    }
+
+    /// A generator of the spatial sample `sampler` keeps, and only of it:
+    /// the Zipf and OLTP components draw their kept requests directly
+    /// (`thin.rs`: the thinned Poisson streams, cost proportional to the
+    /// sample), the others are generated whole and sampled request by
+    /// request. Its requests have the distribution of
+    /// [`Self::generator`]'s filtered by `sampler`, not the same draws.
+    /// [`Generator::full_requests`] then tells how many requests the whole
+    /// workload has at or after `count_from_ns` (a warm-up's end).
+    pub fn sampled_generator(
+        &self,
+        seed: u64,
+        sampler: SpatialSampler,
+        count_from_ns: u64,
+    ) -> Generator {
+        Generator::new(
+            &self.shape,
+            self.duration_ns(),
+            seed,
+            Some((sampler, count_from_ns)),
+        )
     }
 }
 
