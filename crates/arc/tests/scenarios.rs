@@ -310,3 +310,54 @@ fn scenario4_prefetch_counters() {
         a.check_invariants().unwrap();
     }
 }
+
+/// A miniature (spatial sampling at R = 1/100) of a 32 GiB host running
+/// 2.3 takes the full host's limits, scaled: `c_max` is RAM − 1 GiB there
+/// (`arc_default_max`, 2.3's arc_os.c: `MAX(allmem * 5 / 8, allmem -
+/// 1 GiB)`), so 31 GiB / 100; a host that really had 327.68 MiB of RAM
+/// gets 5/8 of it instead, a third less. `c_min` is allmem / 32 = 1 GiB
+/// (`arc_c_min = MAX(allmem / 32, 2 << SPA_MAXBLOCKSHIFT)`), so 10.24 MiB
+/// in the miniature — below the 32 MiB floor a real small host would keep.
+#[test]
+fn a_miniature_scales_the_full_hosts_limits() {
+    // `mini` is `full` / 100 within a byte (the miniature's RAM is rounded).
+    let hundredth = |mini: u64, full: u64| mini.abs_diff(full / 100) <= 1;
+    let b = Behaviour::preset("2.3").unwrap();
+    let full = ArcCache::new(ArcConfig::new(32 * GIB).with_behaviour(b.clone())).stats();
+    let mut cfg = ArcConfig::new(32 * GIB / 100).with_behaviour(b.clone());
+    let small = ArcCache::new(cfg.clone()).stats();
+    cfg.miniature = Some(arclab_arc::model::Miniature {
+        ram_bytes: 32 * GIB,
+        arc_max: None,
+        arc_min: None,
+    });
+    let mini = ArcCache::new(cfg).stats();
+    println!(
+        "c_max: full {} mini {} small {}; c_min: full {} mini {} small {}; sys_free: full {} mini {} small {}",
+        full.c_max,
+        mini.c_max,
+        small.c_max,
+        full.c_min,
+        mini.c_min,
+        small.c_min,
+        full.arc_sys_free,
+        mini.arc_sys_free,
+        small.arc_sys_free
+    );
+    assert_eq!(full.c_max, 31 * GIB);
+    assert!(hundredth(mini.c_max, 31 * GIB));
+    assert_eq!(small.c_max, (32 * GIB / 100) / 4096 * 4096 * 5 / 8);
+    assert_eq!(full.c_min, GIB);
+    assert!(hundredth(mini.c_min, GIB));
+    assert_eq!(small.c_min, 32 * MIB);
+    assert!(hundredth(mini.arc_sys_free, full.arc_sys_free));
+    assert!(hundredth(mini.memory_all_bytes, full.memory_all_bytes));
+    // A cap is the full host's cap, scaled.
+    let mut cfg = ArcConfig::new(32 * GIB / 100).with_behaviour(b);
+    cfg.miniature = Some(arclab_arc::model::Miniature {
+        ram_bytes: 32 * GIB,
+        arc_max: Some(8 * GIB),
+        arc_min: None,
+    });
+    assert!(hundredth(ArcCache::new(cfg).stats().c_max, 8 * GIB));
+}

@@ -559,7 +559,7 @@ impl ArcCache {
             return;
         }
         let size = self.size();
-        if size + (32 << 20) >= self.c {
+        if size + self.grow_margin >= self.c {
             if self.b.growth_min_128k {
                 self.c = (self.c + bytes.max(128 << 10)).min(self.c_max);
             } else {

@@ -159,6 +159,41 @@ pub struct ArcConfig {
     pub tunables: Tunables,
     /// Host model.
     pub host: HostConfig,
+    /// This host is a miniature of a larger one (spatial sampling): the
+    /// limits are the larger host's, scaled by `ram_bytes / miniature.ram_bytes`.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub miniature: Option<Miniature>,
+}
+
+/// The full-size host a miniature stands for (spatial sampling at rate R:
+/// `ArcConfig::ram_bytes` is R × `ram_bytes`). The kernel's limits are not
+/// proportional to RAM — `c_max` is RAM − 1 GiB from 2.3 on but 5/8 of a
+/// small box's, `arc_sys_free` is a square root, `c_min` and `zfs_arc_max`
+/// have floors — so a miniature computes them for the full-size host and
+/// scales the result, and scales the kernel's fixed byte quantities too
+/// (the shrinker's page, the 32 MiB growth margin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Miniature {
+    /// The full-size host's RAM.
+    pub ram_bytes: u64,
+    /// Its `zfs_arc_max` at load (`None`: automatic).
+    pub arc_max: Option<u64>,
+    /// Its `zfs_arc_min` at load (`None`: automatic).
+    pub arc_min: Option<u64>,
+}
+
+impl Miniature {
+    /// `bytes` of the full-size host in the miniature `mini_ram` bytes of
+    /// RAM stand for (rounded; `bytes` when the miniature is not smaller).
+    pub fn scale(&self, bytes: u64, mini_ram: u64) -> u64 {
+        if self.ram_bytes == 0 || mini_ram >= self.ram_bytes {
+            return bytes;
+        }
+        let v = (u128::from(bytes) * u128::from(mini_ram) + u128::from(self.ram_bytes) / 2)
+            / u128::from(self.ram_bytes);
+        v as u64
+    }
 }
 
 impl ArcConfig {
@@ -173,6 +208,7 @@ impl ArcConfig {
             fixed_c: None,
             tunables: Tunables::default(),
             host: HostConfig::default(),
+            miniature: None,
         }
     }
 

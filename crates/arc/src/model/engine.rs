@@ -134,6 +134,11 @@ pub struct ArcCache {
     pub(super) dnode_limit: u64,
     pub(super) allmem: u64,
     pub(super) sys_free: u64,
+    /// A memory page as the shrinker counts it (4 KiB; scaled in a miniature).
+    pub(super) page_bytes: u64,
+    /// `arc_adapt`'s growth margin: `c` grows while `size` is within it (32 MiB;
+    /// scaled in a miniature).
+    pub(super) grow_margin: u64,
     pub(super) no_grow: bool,
     pub(super) warm: bool,
     pub(super) growtime_ns: u64,
@@ -186,17 +191,36 @@ impl ArcCache {
     /// Build the engine: limits from [`mod@crate::limits`], `c` at `c_min` (2.0+)
     /// or `c_max` (0.x), `p = c/2`, `meta = 1/4`, `pd = pm = 1/2` (§3).
     pub fn new(cfg: ArcConfig) -> ArcCache {
-        let l = limits_for_release(
+        // A miniature takes the full-size host's limits, scaled (`Miniature`).
+        let (ram_bytes, arc_max, arc_min) = match &cfg.miniature {
+            Some(m) => (m.ram_bytes, m.arc_max, m.arc_min),
+            None => (cfg.ram_bytes, cfg.arc_max, cfg.arc_min),
+        };
+        let mut l = limits_for_release(
             LimitsInput {
-                ram_bytes: cfg.ram_bytes,
+                ram_bytes,
                 os: cfg.os,
                 version: cfg.behaviour.limits,
-                arc_max: cfg.arc_max,
-                arc_min: cfg.arc_min,
+                arc_max,
+                arc_min,
                 linux_before_5_7: false,
             },
             cfg.behaviour.release,
         );
+        let mini = |b: u64| match &cfg.miniature {
+            Some(m) => m.scale(b, cfg.ram_bytes),
+            None => b,
+        };
+        for b in [
+            &mut l.allmem_bytes,
+            &mut l.c_min_bytes,
+            &mut l.c_max_bytes,
+            &mut l.sys_free_bytes,
+        ] {
+            *b = mini(*b);
+        }
+        l.meta_limit_bytes = l.meta_limit_bytes.map(mini);
+        l.dnode_limit_bytes = l.dnode_limit_bytes.map(mini);
         let (mut c_min, mut c_max) = (l.c_min_bytes, l.c_max_bytes);
         if let Some(fc) = cfg.fixed_c {
             c_min = fc;
@@ -253,6 +277,8 @@ impl ArcCache {
             dnode_limit,
             allmem: l.allmem_bytes,
             sys_free: l.sys_free_bytes,
+            page_bytes: mini(4096).max(1),
+            grow_margin: mini(32 << 20),
             no_grow: false,
             warm: false,
             growtime_ns: 0,

@@ -9,7 +9,6 @@ use super::engine::{ArcCache, DATA, META, State, li};
 use crate::limits::{ARC_MIN_FLOOR, MIN_ARC_MAX, Os, Verdict};
 
 const SEC: u64 = 1_000_000_000;
-const PAGE: u64 = 4096;
 
 /// The latest model time (2^62 ns ≈ 146 years): later request times are
 /// clamped to it, so every timed event stays representable.
@@ -316,7 +315,7 @@ impl ArcCache {
                     self.shrink_priority = 12;
                     return;
                 }
-                let count = self.evictable_memory() / PAGE;
+                let count = self.evictable_memory() / self.page_bytes;
                 let limit = match self.t.shrinker_limit_pages {
                     super::Tunables::RELEASE_DEFAULT => self.b.shrinker_limit_default_pages,
                     l => l,
@@ -331,9 +330,9 @@ impl ArcCache {
                 self.shrink_priority = self.shrink_priority.saturating_sub(1);
                 self.warm = true;
                 self.no_grow = true;
-                let freed = self.reduce_target_size(nr * PAGE);
+                let freed = self.reduce_target_size(nr * self.page_bytes);
                 self.s.model_shrinker_pages += if self.b.shrinker_reports_reduced {
-                    freed / PAGE
+                    freed / self.page_bytes
                 } else {
                     nr
                 };

@@ -40,7 +40,7 @@ mod stats;
 
 pub use access::{GhostKind, Outcome, ReadFlags};
 pub use behaviour::{AdjConsts, Behaviour, Overflow, Reduce, Split};
-pub use config::{ArcConfig, HostConfig, Tunables};
+pub use config::{ArcConfig, HostConfig, Miniature, Tunables};
 pub use engine::{ArcCache, State};
 pub use evict::{adapt_p_value, arc_evict_adj, highbit64};
 pub use host::MAX_TIME_NS;

@@ -69,7 +69,7 @@ use crate::scenario::Scenario;
 use crate::workload::WorkloadSpec;
 use arclab_arc::Request;
 use arclab_arc::limits::MIN_ARC_MAX;
-use arclab_arc::model::{ArcConfig, ArcStats};
+use arclab_arc::model::{ArcConfig, ArcStats, Miniature};
 use std::convert::Infallible;
 
 /// One run: a target on a scenario.
@@ -172,6 +172,13 @@ pub struct RunResult {
 fn scale_config(cfg: &ArcConfig, r: f64) -> ArcConfig {
     let s = |b: u64| (b as f64 * r).round() as u64;
     let mut c = cfg.clone();
+    // The engine takes the full-size host's limits, scaled: the fields
+    // below are what it reports as the miniature's settings.
+    c.miniature = Some(Miniature {
+        ram_bytes: cfg.ram_bytes,
+        arc_max: cfg.arc_max,
+        arc_min: cfg.arc_min,
+    });
     c.ram_bytes = s(cfg.ram_bytes);
     c.arc_max = cfg.arc_max.map(|m| s(m).max(MIN_ARC_MAX));
     // zfs_arc_min below the 32 MiB floor would be ignored: leave it automatic.

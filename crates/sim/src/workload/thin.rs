@@ -184,7 +184,9 @@ mod tests {
         assert!(kept_ranks(MAX_ENUMERATED + 1, 1.0, &s, |r| r, |i| i, |i| i).is_none());
         // Nothing kept: no table, no draw.
         let none = SpatialSampler::new(1e-12, 0);
-        let (d, _) = kept_ranks(10, 1.0, &none, |r| r, |i| i, |i| i).unwrap();
+        let key = |i: u64| i + 1000;
+        assert!((0..10).all(|i| !none.keep(key(i))));
+        let (d, _) = kept_ranks(10, 1.0, &none, |r| r, key, key).unwrap();
         assert!(d.table.is_none() && d.draw(&mut Rng::new(1)).is_none() && d.share == 0.0);
     }
 }
