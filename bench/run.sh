@@ -6,7 +6,8 @@
 #   bash bench/run.sh            # zipf and zipf+scan, 5 M requests each
 #   bash bench/run.sh --quick    # 1 M requests, for a smoke test
 #
-# Then bench/zfs_speed.py: the ZFS model on the realistic trace of issue 16.
+# Then bench/zfs_speed.py: the ZFS model on the realistic trace of issue 16,
+# and bench/sampling_error.py: whatif sampled against whole replays.
 #
 # Needs: python3 (a venv with libcachesim 0.3.5 is created in /tmp/lcs-venv),
 # and ../shared beside the repository (or ARCLAB_SHARED).
@@ -25,4 +26,8 @@ fi
 "$venv/bin/python" "$here/vs_libcachesim.py" --arclab "$root/target/release/arclab" --oracle "$shared/tools/libcachesim-oracle.py" "$@"
 # The ZFS model on the realistic byte-mode trace of issue 16 (generated once).
 echo
-exec "$venv/bin/python" "$here/zfs_speed.py" --arclab "$root/target/release/arclab" --oracle "$shared/tools/libcachesim-oracle.py"
+"$venv/bin/python" "$here/zfs_speed.py" --arclab "$root/target/release/arclab" --oracle "$shared/tools/libcachesim-oracle.py"
+# The ZFS model's sampling error in whatif (issue 16, item 2).
+echo
+(cd "$root" && exec python3 "$here/sampling_error.py" --arclab "$root/target/release/arclab" \
+  --workloads homelab,zipf,bench/workloads/backup-heavy.toml)

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Sampling error of `arclab whatif` (issue 16, item 2).
+
+For each workload, runs `arclab whatif` over eight caps with every request
+(`--sample-rate 1`) and at each sampling rate, and prints the mean and the
+largest absolute error of the demand hit ratio and the relative error of
+misses/s against the full replay, per rate. Whole process, one run each.
+
+    python3 bench/sampling_error.py --arclab target/release/arclab \
+        [--workloads homelab,zipf,backup] [--rates 0.01,0.001]
+"""
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+CAPS = "1G,2G,3G,4G,6G,8G,12G,16G"
+
+
+def whatif(arclab, workload, rate):
+    cmd = [arclab, "whatif", "--workload", workload, "--caps", CAPS,
+           "--sample-rate", str(rate), "--json"]
+    t = time.monotonic()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    rows = {r["cap"]: r for r in json.loads(out)["rows"]}
+    return rows, time.monotonic() - t
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--arclab", required=True)
+    ap.add_argument("--workloads", default="homelab,zipf,backup")
+    ap.add_argument("--rates", default="0.01,0.001")
+    a = ap.parse_args()
+    print("| workload | R | hit-ratio MAE | max abs (cap) | misses/s rel. MAE | wall s (full s) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for w in a.workloads.split(","):
+        full, tf = whatif(a.arclab, w, 1)
+        caps = [c for c in full if c != "default"]
+        for r in a.rates.split(","):
+            mini, tm = whatif(a.arclab, w, float(r))
+            err = {c: abs(mini[c]["hit_ratio"] - full[c]["hit_ratio"]) for c in caps}
+            rel = [abs(mini[c]["misses_per_sec"] / full[c]["misses_per_sec"] - 1)
+                   for c in caps if full[c]["misses_per_sec"] > 0]
+            worst = max(err, key=err.get)
+            print(f"| {w} | {r} | {sum(err.values()) / len(err):.4f} | "
+                  f"{err[worst]:.4f} ({worst}) | {sum(rel) / max(len(rel), 1):.3f} | "
+                  f"{tm:.1f} ({tf:.1f}) |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
