@@ -251,7 +251,7 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         return Err(UsageError("--sample-rate must be in (0, 1]".into()).into());
     }
     let capture = capture_header(&args)?;
-    let scenario = scenario(&args, capture.as_ref())?;
+    let mut scenario = scenario(&args, capture.as_ref())?;
     let names = workload::BUILTINS.join(", ");
     let workload = match &args.trace {
         Some(_) => None,
@@ -270,6 +270,23 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
             )?)
         }
     };
+    // The default scenario's warm-up (homelab: 60 s) would leave nothing of
+    // a short workload (the built-in scan, loop, oltp, backup): without a
+    // scenario chosen, such a workload is counted from its start.
+    if args.scenario.is_none()
+        && let Some(w) = &workload
+        && arclab_sim::whatif::warmup_error(&scenario, w).is_some()
+    {
+        output::note(&format!(
+            "no warm-up: workload {} runs {} s, within the default scenario {}'s warm-up of {} s; \
+             give --scenario to choose one",
+            w.name(),
+            w.duration_ns() as f64 / 1e9,
+            scenario.name,
+            scenario.warmup_secs
+        ));
+        scenario.warmup_secs = 0.0;
+    }
     if args.write_trace.is_none()
         && let Some(w) = &workload
         && let Some(e) = arclab_sim::whatif::warmup_error(&scenario, w)
