@@ -34,6 +34,7 @@
 //! merge into one I/O (`whatif::device`).
 
 use crate::dmu::Dmu;
+use crate::sample::SpatialSampler;
 use arclab_arc::model::{ArcCache, ArcConfig, ArcStats, Outcome, ReadFlags};
 use arclab_arc::slab::hash_key;
 use arclab_arc::zfetch::{FileInfo, PrefetchIo, Zfetch, ZfetchConfig, ZfetchStats};
@@ -219,6 +220,9 @@ pub struct ZfsArc {
     dmu: Option<Dmu>,
     latency_ns: u64,
     disk: PrefetchReads,
+    /// A sampled run's sampler: prefetch reads of blocks outside the sample
+    /// are not simulated (the miniature holds the sample's blocks only).
+    prefetch_filter: Option<SpatialSampler>,
 }
 
 impl ZfsArc {
@@ -256,6 +260,67 @@ impl ZfsArc {
             block_keys: spec.block_keys,
             latency_ns,
             disk: PrefetchReads::default(),
+            prefetch_filter: None,
+        }
+    }
+
+    /// Simulate only the prefetch reads of blocks `sampler` keeps: the
+    /// others belong to the part of the cache a sampled run leaves out. The
+    /// prefetcher still sees them complete (its streams and `io_active` are
+    /// those of the whole workload's stream).
+    pub fn set_prefetch_filter(&mut self, sampler: Option<SpatialSampler>) {
+        self.prefetch_filter = sampler;
+    }
+
+    /// A sampled run keeps whole units of a sequential file's blocks and
+    /// leaves out the ones before: tell the prefetcher about the `n` reads
+    /// that precede `req` in the whole stream (blocks `blkid − n .. blkid`
+    /// of its file, at its time), so that its stream is running at the
+    /// unit's start as it is in the whole replay, not formed afresh by the
+    /// unit's first reads (which would then miss). Their prefetch reads
+    /// pass the filter like any other; the ARC sees none of the reads.
+    pub fn shadow_reads(&mut self, req: &Request, n: u64) {
+        if !self.block_keys || self.zfetch.is_none() || req.op != Op::Read || req.prefetch {
+            return;
+        }
+        let (file, blkid) = (key_file(req.key), key_blkid(req.key));
+        if key_level(req.key) != 0 || blkid < n {
+            return;
+        }
+        let now = req.time_ns;
+        self.complete_prefetches(now);
+        // The streams of this file were left behind by earlier units: the
+        // whole stream's one stream is here now.
+        if let Some(zf) = self.zfetch.as_mut() {
+            zf.forget_file(file);
+        }
+        let info = *self.files.entry(file).or_insert_with(|| FileInfo {
+            maxblkid: UNBOUNDED_MAXBLKID,
+            blocksize: req.size.clamp(512, 16 << 20).next_power_of_two(),
+        });
+        for b in blkid - n..blkid {
+            let Some(zf) = self.zfetch.as_mut() else {
+                return;
+            };
+            self.ios.clear();
+            let stream = zf.prepare(file, b, 1, true, now, &info, &mut self.ios);
+            self.issue_prefetches(now, &info);
+            if let (Some(s), Some(zf)) = (stream, self.zfetch.as_mut()) {
+                zf.run(s, false, &mut self.ios);
+                self.issue_prefetches(now, &info);
+            }
+        }
+    }
+
+    /// The key the sampler saw for a block the prefetcher reads: the block
+    /// key itself, or the plain trace key it was placed from.
+    fn trace_key(&self, io: &PrefetchIo) -> u64 {
+        if self.block_keys || io.level > 0 {
+            return io.key();
+        }
+        match self.blocks_per_file {
+            Some(n) => u64::from(io.file) * n + io.blkid,
+            None => io.blkid,
         }
     }
 
@@ -415,6 +480,15 @@ impl ZfsArc {
     fn issue_prefetches(&mut self, now: u64, info: &FileInfo) {
         let mut ios = std::mem::take(&mut self.ios);
         for io in ios.drain(..) {
+            if let Some(s) = &self.prefetch_filter
+                && !s.keep(self.trace_key(&io))
+            {
+                // Outside the sample: done as soon as issued.
+                if let (Some(_), Some(zf)) = (io.stream, self.zfetch.as_mut()) {
+                    zf.io_done(&io, true);
+                }
+                continue;
+            }
             let (key, size, kind) = match (io.level, self.dmu.is_some()) {
                 (0, _) => (
                     io.key(),

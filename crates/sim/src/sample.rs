@@ -23,6 +23,65 @@
 //! ```
 
 use arclab_arc::slab::hash_key;
+use arclab_arc::{key_file, key_level};
+
+/// File ids per workload component (see [`crate::workload`]): component `c`
+/// of a mixture owns files `c · 2^17 ..`; a single-kind workload is `c` = 0.
+const FILES_PER_COMPONENT_SHIFT: u32 = 17;
+
+/// How many consecutive data blocks a sampling unit holds, per workload
+/// component: 2^`shift[c]` blocks of each file of component `c` are kept or
+/// dropped together. A sample of single blocks has no sequential run left,
+/// so the prefetcher in the miniature never finds a stream; a sample of
+/// runs keeps the sequential components' streams whole inside each unit
+/// (see `docs/whatif.md`, "Sampling"). All zero: block by block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleUnits {
+    shift: [u8; 64],
+}
+
+impl Default for SampleUnits {
+    fn default() -> Self {
+        SampleUnits::BLOCKS
+    }
+}
+
+impl SampleUnits {
+    /// Block by block everywhere.
+    pub const BLOCKS: SampleUnits = SampleUnits { shift: [0; 64] };
+
+    /// Units of 2^`shift` blocks for component `component` (0..64; others
+    /// are ignored), shifts above 30 clamped.
+    pub fn with(mut self, component: usize, shift: u8) -> SampleUnits {
+        if let Some(s) = self.shift.get_mut(component) {
+            *s = shift.min(30);
+        }
+        self
+    }
+
+    /// Whether any component samples by runs.
+    pub fn grouped(&self) -> bool {
+        self.shift.iter().any(|&s| s > 0)
+    }
+
+    /// log2 of the blocks in `key`'s unit (0: a single block).
+    #[inline]
+    pub fn shift_of(&self, key: u64) -> u32 {
+        if key_level(key) != 0 {
+            return 0;
+        }
+        u32::from(self.shift[(key_file(key) >> FILES_PER_COMPONENT_SHIFT) as usize & 63])
+    }
+
+    /// The key standing for `key`'s unit: a data block's key with the low
+    /// bits of its block id cleared; indirect blocks and keys of components
+    /// sampled block by block are their own unit.
+    #[inline]
+    pub fn unit(&self, key: u64) -> u64 {
+        let g = self.shift_of(key);
+        key >> g << g
+    }
+}
 
 /// Above this many requests `arclab whatif` samples by default (R = 0.01
 /// when not told otherwise): 50 M requests take 5–10 s per run in the ZFS
@@ -40,6 +99,7 @@ pub struct SpatialSampler {
     salt: u64,
     threshold: u64,
     all: bool,
+    units: Option<SampleUnits>,
 }
 
 impl SpatialSampler {
@@ -62,7 +122,20 @@ impl SpatialSampler {
             salt,
             threshold,
             all,
+            units: None,
         }
+    }
+
+    /// The same sampler keeping whole units of blocks (`units`) instead of
+    /// single blocks where `units` says so.
+    pub fn with_units(mut self, units: SampleUnits) -> Self {
+        self.units = units.grouped().then_some(units);
+        self
+    }
+
+    /// The units it keeps, when it keeps runs of blocks.
+    pub fn units(&self) -> Option<&SampleUnits> {
+        self.units.as_ref()
     }
 
     /// The sampling rate R.
@@ -73,7 +146,14 @@ impl SpatialSampler {
     /// Whether requests for `key` belong to the sample.
     #[inline]
     pub fn keep(&self, key: u64) -> bool {
-        self.all || hash_key(key ^ self.salt) < self.threshold
+        if self.all {
+            return true;
+        }
+        let key = match &self.units {
+            Some(u) => u.unit(key),
+            None => key,
+        };
+        hash_key(key ^ self.salt) < self.threshold
     }
 }
 
@@ -84,4 +164,36 @@ pub fn scaled_miss_ratio(misses_sampled: u64, rate: f64, n_total: u64) -> f64 {
         return 0.0;
     }
     (misses_sampled as f64 / (rate * n_total as f64)).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arclab_arc::block_key;
+
+    #[test]
+    fn units_keep_runs_of_a_sequential_components_blocks_together() {
+        // Component 2 (files 2·2^17 ..) in runs of 2^4 blocks; component 1
+        // block by block.
+        let u = SampleUnits::BLOCKS.with(2, 4);
+        assert!(u.grouped() && !SampleUnits::BLOCKS.grouped());
+        let f2 = 2 << 17;
+        assert_eq!(u.shift_of(block_key(f2 + 5, 0, 37)), 4);
+        assert_eq!(u.unit(block_key(f2 + 5, 0, 37)), block_key(f2 + 5, 0, 32));
+        assert_eq!(u.shift_of(block_key(f2, 1, 37)), 0, "indirect blocks");
+        assert_eq!(u.unit(block_key(1 << 17, 0, 37)), block_key(1 << 17, 0, 37));
+        let s = SpatialSampler::new(0.1, 0).with_units(u);
+        let kept: Vec<u64> = (0..16_000)
+            .filter(|&b| s.keep(block_key(f2, 0, b)))
+            .collect();
+        // Whole units of 16: about 100 of 1,000.
+        assert!((50..150).contains(&(kept.len() / 16)), "{}", kept.len());
+        for w in kept.chunks(16) {
+            assert_eq!(w[0] % 16, 0);
+            assert_eq!(w[15], w[0] + 15);
+        }
+        // A lower rate with the same units keeps a subset.
+        let low = SpatialSampler::new(0.02, 0).with_units(u);
+        assert!((0..16_000).all(|b| !low.keep(block_key(f2, 0, b)) || s.keep(block_key(f2, 0, b))));
+    }
 }

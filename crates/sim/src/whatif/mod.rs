@@ -64,12 +64,12 @@ use crate::engine::Engine;
 use crate::model::ZfsSpec;
 use crate::policies::AnyPolicy;
 use crate::replay::{DEFAULT_BATCH, Sink, Target, drive};
-use crate::sample::{SpatialSampler, scaled_miss_ratio};
+use crate::sample::{SampleUnits, SpatialSampler, scaled_miss_ratio};
 use crate::scenario::Scenario;
 use crate::workload::WorkloadSpec;
-use arclab_arc::Request;
 use arclab_arc::limits::MIN_ARC_MAX;
 use arclab_arc::model::{ArcConfig, ArcStats, Miniature};
+use arclab_arc::{Request, key_blkid};
 use std::convert::Infallible;
 
 /// One run: a target on a scenario.
@@ -89,6 +89,10 @@ pub struct RunSpec {
     pub presampled: bool,
     /// Simulated time between two series points (0: no series).
     pub series_step_ns: u64,
+    /// What the sampler keeps together ([`SampleUnits::BLOCKS`]: single
+    /// blocks); [`run_all`] groups a workload's sequential components when
+    /// the prefetcher runs.
+    pub sample_units: SampleUnits,
 }
 /// The state of the run at one instant (bytes of the full-size host).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -273,6 +277,11 @@ impl<'a> Run<'a> {
                 if let Engine::Zfs(arc) = &mut engine {
                     arc.arc_mut()
                         .set_pinned(s(p.dnode_bytes), s(p.dbuf_bytes), s(p.bonus_bytes));
+                    if !spec.presampled {
+                        arc.set_prefetch_filter(
+                            rate.map(|r| SpatialSampler::new(r, 0).with_units(spec.sample_units)),
+                        );
+                    }
                 }
                 (engine, 0)
             }
@@ -294,7 +303,8 @@ impl<'a> Run<'a> {
                     rate.unwrap_or(1.0)
                 },
                 0,
-            ),
+            )
+            .with_units(spec.sample_units),
             warm: (sc.warmup_secs * 1e9) as u64,
             next_pt: 0,
             series: Vec::new(),
@@ -485,6 +495,14 @@ impl Run<'_> {
             return None;
         }
         self.sync_host(t);
+        // The first block of a unit of a sequential file: the whole stream
+        // read the blocks before it, which the sample left out.
+        if let (Some(u), Engine::Zfs(z)) = (self.sampler.units(), &mut self.engine) {
+            let g = u.shift_of(req.key);
+            if g > 0 && key_blkid(req.key).trailing_zeros() >= g {
+                z.shadow_reads(req, 1 << g);
+            }
+        }
         let hit = self.engine.access(req);
         if counted && !hit {
             self.miss_s += 1;
@@ -635,7 +653,29 @@ pub fn run_all(
         );
         return r;
     };
-    let mut g = workload.sampled_generator(seed, SpatialSampler::new(rate, 0), from_ns);
+    // With the prefetcher on, the sequential components are sampled in runs
+    // of blocks it can follow (as long as the run's rate leaves enough of
+    // them); without it, block by block. The generator keeps what any run
+    // keeps: each run's units at the highest rate.
+    let specs: Vec<RunSpec> = specs
+        .iter()
+        .zip(&rates)
+        .map(|(s, r)| RunSpec {
+            sample_units: match (&s.target, r) {
+                (Target::Zfs(z), Some(r)) if z.prefetch => workload.sample_units(*r),
+                _ => SampleUnits::BLOCKS,
+            },
+            ..s.clone()
+        })
+        .collect();
+    let mut samplers: Vec<SpatialSampler> = Vec::new();
+    for s in &specs {
+        let sm = SpatialSampler::new(rate, 0).with_units(s.sample_units);
+        if !samplers.contains(&sm) {
+            samplers.push(sm);
+        }
+    }
+    let mut g = workload.sampled_generator(seed, &samplers, from_ns);
     let (expected, dur) = (workload.expected_requests(), workload.duration_ns().max(1));
     let reached = std::cell::Cell::new(0u64);
     let mut runs: Vec<Run<'_>> = specs.iter().map(Run::new).collect();

@@ -30,6 +30,7 @@ use super::RunSpec;
 use crate::PolicyKind;
 use crate::model::ZfsSpec;
 use crate::replay::Target;
+use crate::sample::SampleUnits;
 use crate::scenario::Scenario;
 use arclab_arc::limits::MIN_ARC_MAX;
 use arclab_arc::model::Behaviour;
@@ -415,6 +416,7 @@ impl Plan {
                 sample_rate: self.sample_rate,
                 presampled: self.presampled,
                 series_step_ns: self.series_step_ns,
+                sample_units: SampleUnits::BLOCKS,
             },
             labels: Labels {
                 cap: label.to_string(),

@@ -249,7 +249,7 @@ impl Stream {
         rate: f64,
         base: u32,
         seed: u64,
-        sampler: &SpatialSampler,
+        samplers: &[SpatialSampler],
         (from_ns, end_ns): (f64, f64),
     ) -> Option<(Vec<Stream>, f64)> {
         let (n, alpha, bpf, size, meta, write, prefill) = match shape {
@@ -277,10 +277,11 @@ impl Stream {
         };
         let m = scatter_multiplier(n);
         let mut at = 0u64;
+        let share = samplers.iter().map(SpatialSampler::rate).sum::<f64>();
         let (data, md) = kept_ranks(
             n,
             alpha,
-            sampler,
+            (|k| samplers.iter().any(|s| s.keep(k)), share),
             |r| {
                 // scatter(r, m, n), one addition at a time.
                 let i = at;
@@ -538,7 +539,8 @@ pub struct Generator {
 /// [`super::WorkloadSpec::sampled_generator`]).
 #[derive(Debug)]
 struct Sample {
-    sampler: SpatialSampler,
+    /// A request is kept when any of them keeps it.
+    samplers: Vec<SpatialSampler>,
     from_ns: u64,
     /// Requests of the whole workload at or after `from_ns`, counted one by
     /// one (the streams generated whole and sampled here).
@@ -552,7 +554,7 @@ impl Generator {
         shape: &Shape,
         duration_ns: u64,
         seed: u64,
-        sample: Option<(SpatialSampler, u64)>,
+        sample: Option<(Vec<SpatialSampler>, u64)>,
     ) -> Generator {
         let mut streams = Vec::new();
         let end_ns = duration_ns as f64;
@@ -562,9 +564,9 @@ impl Generator {
             splitmix64(&mut s)
         };
         let mut add = |c: &Shape, rate: f64, base: u32, seed: u64| {
-            if let Some((sampler, from)) = &sample
+            if let Some((samplers, from)) = &sample
                 && let Some((s, n)) =
-                    Stream::thinned(c, rate, base, seed, sampler, (*from as f64, end_ns))
+                    Stream::thinned(c, rate, base, seed, samplers, (*from as f64, end_ns))
             {
                 streams.extend(s);
                 expected += n;
@@ -586,8 +588,8 @@ impl Generator {
             streams,
             pending: VecDeque::with_capacity(4),
             end_ns,
-            sample: sample.map(|(sampler, from_ns)| Sample {
-                sampler,
+            sample: sample.map(|(samplers, from_ns)| Sample {
+                samplers,
                 from_ns,
                 counted: 0,
                 expected,
@@ -645,7 +647,7 @@ impl Generator {
                         let mut j = before;
                         while let Some(r) = self.pending.get(j) {
                             sm.counted += u64::from(r.time_ns >= sm.from_ns);
-                            if sm.sampler.keep(r.key) {
+                            if sm.samplers.iter().any(|s| s.keep(r.key)) {
                                 j += 1;
                             } else {
                                 self.pending.remove(j);

@@ -40,7 +40,7 @@ use crate::error;
 /// scenario's: [`DescriptionError`]).
 pub use crate::error::DescriptionError as WorkloadError;
 use crate::error::DescriptionError;
-use crate::sample::SpatialSampler;
+use crate::sample::{SampleUnits, SpatialSampler};
 pub use generator::Generator;
 pub(crate) use spec::bytes as spec_bytes;
 
@@ -62,6 +62,15 @@ pub const BUILTINS: &[&str] = &[
 /// produce more (`rate = 1e300`) is refused before it runs, not run until
 /// killed.
 pub const MAX_REQUESTS: u64 = 10_000_000_000;
+
+/// Sampling units of a sequential component are kept this many at least
+/// per pass ([`WorkloadSpec::sample_units`]).
+pub const MIN_SAMPLED_UNITS: u64 = 10;
+
+/// The longest sampling unit: 2^7 = 128 blocks (16 MiB of 128 KiB records),
+/// four times what the prefetcher reaches ahead after its first doublings
+/// (`zfetch_min_distance`, 4 MiB).
+pub const MAX_UNIT_SHIFT: u8 = 7;
 
 /// The most components a mixture may have: each gets its own range of
 /// 2^17 file ids, and a block key has room for 2^23 (the first range is the
@@ -293,7 +302,47 @@ impl WorkloadSpec {
         Generator::new(&self.shape, self.duration_ns(), seed, None)
     }
 
-    /// A generator of the spatial sample `sampler` keeps, and only of it:
+    /// The sampling units for a sample of this workload at `rate` when the
+    /// prefetcher runs: each sequential component (scan, loop, backup,
+    /// bonnie) in runs of 2^g consecutive blocks, so that the sample keeps
+    /// runs the prefetcher can follow, with g as large as leaves at least
+    /// [`MIN_SAMPLED_UNITS`] units of one pass in the sample and at most
+    /// [`MAX_UNIT_SHIFT`]; the random components (zipf, oltp) block by
+    /// block. Longer runs lose fewer reads at each run's start (the
+    /// prefetcher has not caught up yet); fewer runs make the sample
+    /// lumpier (`docs/whatif.md`, "Sampling").
+    pub fn sample_units(&self, rate: f64) -> SampleUnits {
+        let shift = |s: &Shape| -> Option<u8> {
+            let blocks = match s {
+                Shape::Scan(k) => k.bytes / k.size.max(1),
+                Shape::Loop(k) => k.bytes / k.size.max(1),
+                Shape::Backup(k) => k.files.saturating_mul(k.file_bytes / k.size.max(1)),
+                Shape::Bonnie(k) => k.file_bytes / k.size.max(1),
+                _ => return None,
+            };
+            let units = blocks as f64 * rate / MIN_SAMPLED_UNITS as f64;
+            Some(if units >= 2.0 {
+                (units.log2().floor() as u8).min(MAX_UNIT_SHIFT)
+            } else {
+                0
+            })
+        };
+        match &self.shape {
+            Shape::Mixture(m) => {
+                m.components
+                    .iter()
+                    .enumerate()
+                    .fold(SampleUnits::BLOCKS, |u, (i, c)| match shift(c) {
+                        Some(g) => u.with(i + 1, g),
+                        None => u,
+                    })
+            }
+            s => SampleUnits::BLOCKS.with(0, shift(s).unwrap_or(0)),
+        }
+    }
+
+    /// A generator of the spatial sample `samplers` keep (a request is kept
+    /// when any of them keeps it), and only of it:
     /// the Zipf and OLTP components draw their kept requests directly
     /// (`thin.rs`: the thinned Poisson streams, cost proportional to the
     /// sample), the others are generated whole and sampled request by
@@ -304,14 +353,14 @@ impl WorkloadSpec {
     pub fn sampled_generator(
         &self,
         seed: u64,
-        sampler: SpatialSampler,
+        samplers: &[SpatialSampler],
         count_from_ns: u64,
     ) -> Generator {
         Generator::new(
             &self.shape,
             self.duration_ns(),
             seed,
-            Some((sampler, count_from_ns)),
+            Some((samplers.to_vec(), count_from_ns)),
         )
     }
 }

@@ -24,7 +24,6 @@
 //! N^-1/2 < 10^-4.
 
 use super::rng::Rng;
-use crate::sample::SpatialSampler;
 
 /// Most ranks whose keys are enumerated to build the tables (64 Mi): a
 /// larger Zipf component is generated whole and sampled request by request.
@@ -97,19 +96,20 @@ impl Kept {
     }
 }
 
-/// The data and indirect-block ranks of a Zipf component that `sampler`
-/// keeps. `pos(r)` is the position of rank r (0-based), `data_key(i)` and
-/// `meta_key(i)` the keys of position i. `None` when the component is too
-/// large to enumerate (see [`MAX_ENUMERATED`], [`MAX_TABLE`]).
+/// The data and indirect-block ranks of a Zipf component whose keys `keep`
+/// keeps (about a fraction `rate` of them). `pos(r)` is the position of
+/// rank r (0-based), `data_key(i)` and `meta_key(i)` the keys of position
+/// i. `None` when the component is too large to enumerate (see
+/// [`MAX_ENUMERATED`], [`MAX_TABLE`]).
 pub(crate) fn kept_ranks(
     n: u64,
     alpha: f64,
-    sampler: &SpatialSampler,
+    (keep, rate): (impl Fn(u64) -> bool, f64),
     mut pos: impl FnMut(u64) -> u64,
     data_key: impl Fn(u64) -> u64,
     meta_key: impl Fn(u64) -> u64,
 ) -> Option<(Kept, Kept)> {
-    let expect = (n as f64 * sampler.rate() * 1.5) as u64 + 64;
+    let expect = (n as f64 * rate * 1.5) as u64 + 64;
     if n > MAX_ENUMERATED || expect > MAX_TABLE {
         return None;
     }
@@ -121,11 +121,11 @@ pub(crate) fn kept_ranks(
         let w = ((r + 1) as f64).powf(-alpha);
         total += w;
         let i = pos(r);
-        if sampler.keep(data_key(i)) {
+        if keep(data_key(i)) {
             di.push(i);
             dw.push(w);
         }
-        if sampler.keep(meta_key(i)) {
+        if keep(meta_key(i)) {
             mi.push(i);
             mw.push(w);
         }
@@ -147,6 +147,7 @@ pub(crate) fn kept_ranks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::SpatialSampler;
 
     #[test]
     fn alias_draws_its_weights() {
@@ -171,7 +172,8 @@ mod tests {
     #[test]
     fn kept_ranks_hold_what_the_sampler_keeps() {
         let s = SpatialSampler::new(0.1, 0);
-        let (d, m) = kept_ranks(10_000, 1.0, &s, |r| r, |i| i, |i| i / 100 + (1 << 40)).unwrap();
+        let k = (|k| s.keep(k), 0.1);
+        let (d, m) = kept_ranks(10_000, 1.0, k, |r| r, |i| i, |i| i / 100 + (1 << 40)).unwrap();
         assert_eq!(
             d.idx,
             (0..10_000).filter(|&i| s.keep(i)).collect::<Vec<_>>()
@@ -181,12 +183,12 @@ mod tests {
         let pd: f64 = d.idx.iter().map(|&i| 1.0 / (i + 1) as f64).sum::<f64>() / h;
         assert!((d.share - pd).abs() < 1e-12);
         // Too large to enumerate: generated whole.
-        assert!(kept_ranks(MAX_ENUMERATED + 1, 1.0, &s, |r| r, |i| i, |i| i).is_none());
+        assert!(kept_ranks(MAX_ENUMERATED + 1, 1.0, k, |r| r, |i| i, |i| i).is_none());
         // Nothing kept: no table, no draw.
         let none = SpatialSampler::new(1e-12, 0);
         let key = |i: u64| i + 1000;
         assert!((0..10).all(|i| !none.keep(key(i))));
-        let (d, _) = kept_ranks(10, 1.0, &none, |r| r, key, key).unwrap();
+        let (d, _) = kept_ranks(10, 1.0, (|k| none.keep(k), 1e-12), |r| r, key, key).unwrap();
         assert!(d.table.is_none() && d.draw(&mut Rng::new(1)).is_none() && d.share == 0.0);
     }
 }
