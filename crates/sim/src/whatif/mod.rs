@@ -539,15 +539,78 @@ pub fn run(spec: &RunSpec, source: &mut dyn FnMut(&mut Vec<Request>, usize) -> u
 /// [`crate::replay::drive`] on up to `threads` threads; results in `specs`
 /// order, identical for any number of threads. A `next_batch` error stops
 /// the replay. `progress` gets the number of requests read so far.
+///
+/// When every run samples (and counts from the same warm-up), the stream is
+/// sampled once as it is read, at the highest rate among the runs, and only
+/// the sample is fanned out (each run keeps its own subset of it); the
+/// runs are told how many requests the whole stream had after the warm-up.
 pub fn run_stream<E>(
     specs: &[RunSpec],
     threads: usize,
-    next_batch: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
+    mut next_batch: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
     progress: impl FnMut(u64),
 ) -> Result<Vec<RunResult>, E> {
     let mut runs: Vec<Run<'_>> = specs.iter().map(Run::new).collect();
-    drive(&mut runs, threads, DEFAULT_BATCH, next_batch, progress)?;
-    Ok(runs.into_iter().map(Run::finish).collect())
+    let Some((samplers, from_ns)) = source_sampling(specs) else {
+        drive(&mut runs, threads, DEFAULT_BATCH, next_batch, progress)?;
+        return Ok(runs.into_iter().map(Run::finish).collect());
+    };
+    let (mut full, mut last_ns) = (0u64, 0u64);
+    let mut raw = Vec::with_capacity(DEFAULT_BATCH);
+    let sampled = |buf: &mut Vec<Request>, max: usize| -> Result<usize, E> {
+        loop {
+            raw.clear();
+            if next_batch(&mut raw, max)? == 0 {
+                return Ok(0);
+            }
+            let before = buf.len();
+            for r in &raw {
+                full += u64::from(r.time_ns >= from_ns);
+                last_ns = last_ns.max(r.time_ns);
+                if samplers.iter().any(|s| s.keep(r.key)) {
+                    buf.push(*r);
+                }
+            }
+            // An empty batch would end the replay: read on.
+            if buf.len() > before {
+                return Ok(buf.len() - before);
+            }
+        }
+    };
+    drive(&mut runs, threads, DEFAULT_BATCH, sampled, progress)?;
+    Ok(runs
+        .into_iter()
+        .map(|mut r| {
+            r.full_requests = Some(full);
+            // The stream's last request, sampled or not, ends the run.
+            r.last_t = r.last_t.max(last_ns);
+            r.finish()
+        })
+        .collect())
+}
+
+/// Whether a stream can be sampled at its source for `specs`: every run
+/// samples (not a pre-sampled capture) and counts from the same warm-up.
+/// Then the samplers whose union holds every run's sample (one per set of
+/// units, at the highest rate), and the end of the warm-up (ns).
+fn source_sampling(specs: &[RunSpec]) -> Option<(Vec<SpatialSampler>, u64)> {
+    let warm = |s: &RunSpec| (s.scenario.warmup_secs * 1e9) as u64;
+    let from_ns = warm(specs.first()?);
+    if specs.iter().any(|s| s.presampled || warm(s) != from_ns) {
+        return None;
+    }
+    let top = specs
+        .iter()
+        .map(RunSpec::effective_rate)
+        .try_fold(0.0f64, |m, r| r.map(|r| m.max(r)))?;
+    let mut samplers: Vec<SpatialSampler> = Vec::new();
+    for s in specs {
+        let sm = SpatialSampler::new(top, 0).with_units(s.sample_units);
+        if !samplers.contains(&sm) {
+            samplers.push(sm);
+        }
+    }
+    Some((samplers, from_ns))
 }
 
 /// Per rise of the demand: the ARC bytes released from its start until the
@@ -630,51 +693,31 @@ pub fn run_all(
     threads: usize,
     mut progress: impl FnMut(u64),
 ) -> Vec<RunResult> {
-    let rates: Vec<Option<f64>> = specs.iter().map(RunSpec::effective_rate).collect();
-    let warm = |s: &RunSpec| (s.scenario.warmup_secs * 1e9) as u64;
-    let top = rates
+    // With the prefetcher on, the sequential components are sampled in runs
+    // of blocks it can follow (as long as the run's rate leaves enough of
+    // them); without it, block by block.
+    let specs: Vec<RunSpec> = specs
         .iter()
-        .copied()
-        .try_fold(0.0f64, |m, r| r.map(|r| m.max(r)));
-    let thin = match (top, specs.first()) {
-        (Some(r), Some(first)) if r > 0.0 && specs.iter().all(|s| !s.presampled) => {
-            let w = warm(first);
-            specs.iter().all(|s| warm(s) == w).then_some((r, w))
-        }
-        _ => None,
-    };
-    let Some((rate, from_ns)) = thin else {
+        .map(|s| RunSpec {
+            sample_units: match (&s.target, s.effective_rate()) {
+                (Target::Zfs(z), Some(r)) if z.prefetch && !s.presampled => {
+                    workload.sample_units(r)
+                }
+                _ => SampleUnits::BLOCKS,
+            },
+            ..s.clone()
+        })
+        .collect();
+    let Some((samplers, from_ns)) = source_sampling(&specs) else {
         let mut g = workload.generator(seed);
         let Ok(r) = run_stream(
-            specs,
+            &specs,
             threads,
             |buf, max| Ok::<_, Infallible>(g.next_batch(buf, max)),
             progress,
         );
         return r;
     };
-    // With the prefetcher on, the sequential components are sampled in runs
-    // of blocks it can follow (as long as the run's rate leaves enough of
-    // them); without it, block by block. The generator keeps what any run
-    // keeps: each run's units at the highest rate.
-    let specs: Vec<RunSpec> = specs
-        .iter()
-        .zip(&rates)
-        .map(|(s, r)| RunSpec {
-            sample_units: match (&s.target, r) {
-                (Target::Zfs(z), Some(r)) if z.prefetch => workload.sample_units(*r),
-                _ => SampleUnits::BLOCKS,
-            },
-            ..s.clone()
-        })
-        .collect();
-    let mut samplers: Vec<SpatialSampler> = Vec::new();
-    for s in &specs {
-        let sm = SpatialSampler::new(rate, 0).with_units(s.sample_units);
-        if !samplers.contains(&sm) {
-            samplers.push(sm);
-        }
-    }
     let mut g = workload.sampled_generator(seed, &samplers, from_ns);
     let (expected, dur) = (workload.expected_requests(), workload.duration_ns().max(1));
     let reached = std::cell::Cell::new(0u64);
