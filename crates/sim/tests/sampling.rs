@@ -53,6 +53,18 @@ fn run_caps(reqs: &[Request], specs: Vec<RunSpec>) -> Vec<RunResult> {
         .collect()
 }
 
+/// The ZFS model on `sc` at each cap, sampled at `rate`, no series.
+fn zfs_caps(sc: &Scenario, caps: &[u64], rate: Option<f64>) -> Vec<RunSpec> {
+    caps.iter()
+        .map(|&cap| {
+            let mut s = plan::single(sc, PolicyName::ZfsArc, "x", plan::cap_of(Some(cap))).unwrap();
+            s.sample_rate = rate;
+            s.series_step_ns = 0;
+            s
+        })
+        .collect()
+}
+
 #[test]
 fn sampled_miss_ratios_match_full_simulation() {
     let w = WorkloadSpec::from_toml_str(TRACE, "inline").unwrap();
@@ -227,18 +239,7 @@ fn a_sample_generated_directly_matches_the_full_replay() {
     let w = WorkloadSpec::from_toml_str(&text, "homelab-10min").unwrap();
     let sc = arclab_sim::scenario::builtin("homelab").unwrap();
     let caps = [16u64 << 30, 8 << 30, 6 << 30, 4 << 30];
-    let specs = |rate: Option<f64>| -> Vec<RunSpec> {
-        caps.iter()
-            .map(|&cap| {
-                let mut s =
-                    plan::single(&sc, PolicyName::ZfsArc, "x", plan::cap_of(Some(cap))).unwrap();
-                s.sample_rate = rate;
-                s.series_step_ns = 0;
-                s
-            })
-            .collect()
-    };
-    let (full_specs, mini_specs) = (specs(None), specs(Some(0.01)));
+    let (full_specs, mini_specs) = (zfs_caps(&sc, &caps, None), zfs_caps(&sc, &caps, Some(0.01)));
     let full = whatif::run_all(&full_specs, &w, 1, 2, |_| {});
     let mini = whatif::run_all(&mini_specs, &w, 1, 2, |_| {});
     for (((f, m), cap), spec) in full.iter().zip(&mini).zip(caps).zip(&mini_specs) {
@@ -301,19 +302,8 @@ fn a_sequential_heavy_sample_keeps_the_prefetchers_hits() {
     let w = WorkloadSpec::from_toml_str(&text, "backup-heavy").unwrap();
     let sc = arclab_sim::scenario::builtin("homelab").unwrap();
     let caps = [16u64 << 30, 8 << 30, 4 << 30];
-    let specs = |rate: Option<f64>| -> Vec<RunSpec> {
-        caps.iter()
-            .map(|&cap| {
-                let mut s =
-                    plan::single(&sc, PolicyName::ZfsArc, "x", plan::cap_of(Some(cap))).unwrap();
-                s.sample_rate = rate;
-                s.series_step_ns = 0;
-                s
-            })
-            .collect()
-    };
-    let full = whatif::run_all(&specs(None), &w, 1, 2, |_| {});
-    let mini = whatif::run_all(&specs(Some(0.01)), &w, 1, 2, |_| {});
+    let full = whatif::run_all(&zfs_caps(&sc, &caps, None), &w, 1, 2, |_| {});
+    let mini = whatif::run_all(&zfs_caps(&sc, &caps, Some(0.01)), &w, 1, 2, |_| {});
     for ((f, m), cap) in full.iter().zip(&mini).zip(caps) {
         println!(
             "{:>2} GiB: full {:.4} sampled {:.4}",
@@ -337,15 +327,12 @@ fn sampling_a_stream_at_its_source_changes_nothing() {
     let mut g = w.generator(5);
     while g.next_batch(&mut reqs, 1 << 16) > 0 {}
     let sc = Scenario::from_toml_str(HOST, "inline").unwrap();
-    let specs: Vec<RunSpec> = [(1u64 << 30, 0.01), (4 << 30, 0.02)]
-        .iter()
-        .map(|&(cap, rate)| {
-            let mut s =
-                plan::single(&sc, PolicyName::ZfsArc, "x", plan::cap_of(Some(cap))).unwrap();
-            s.sample_rate = Some(rate);
-            s
-        })
-        .collect();
+    let mut specs = zfs_caps(&sc, &[1 << 30, 4 << 30], Some(0.01));
+    specs[1].sample_rate = Some(0.02);
+    // With a series: its last point is at the stream's last request.
+    for s in &mut specs {
+        s.series_step_ns = 1_000_000_000;
+    }
     let one_by_one = run_caps(&reqs, specs.clone());
     let mut pos = 0;
     let Ok(at_source) = whatif::run_stream(

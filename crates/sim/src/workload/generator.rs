@@ -104,6 +104,24 @@ struct Stream {
     thinned: bool,
 }
 
+/// The request a Zipf component makes at `t` for position `idx` of its
+/// files (`base`, `bpf` blocks per file): a read of its indirect block
+/// (`meta`), else a read or a `write` of the data block.
+fn zipf_req(
+    t: f64,
+    (base, bpf, idx): (u32, u64, u64),
+    meta: bool,
+    size: u32,
+    write: bool,
+) -> Request {
+    let key = zipf_key(base, bpf, idx, meta);
+    match (meta, write) {
+        (true, _) => req(t, key, META_BYTES, Op::Read, Kind::Metadata),
+        (false, true) => req(t, key, size, Op::Write, Kind::Data),
+        (false, false) => req(t, key, size, Op::Read, Kind::Data),
+    }
+}
+
 /// The key of position `idx` of a Zipf component: its data block, or
 /// (`meta`) the indirect block pointing to it.
 fn zipf_key(base: u32, bpf: u64, idx: u64, meta: bool) -> u64 {
@@ -372,18 +390,8 @@ impl Stream {
                 }
                 let idx = scatter(z.sample(&mut self.rng) - 1, *m, *n);
                 let u = self.rng.f64();
-                if u < *meta {
-                    let key = zipf_key(base, *bpf, idx, true);
-                    out.push_back(req(t, key, META_BYTES, Op::Read, Kind::Metadata));
-                } else {
-                    let op = if u < *meta + *write * (1.0 - *meta) {
-                        Op::Write
-                    } else {
-                        Op::Read
-                    };
-                    let key = zipf_key(base, *bpf, idx, false);
-                    out.push_back(req(t, key, *size, op, Kind::Data));
-                }
+                let write = u >= *meta && u < *meta + *write * (1.0 - *meta);
+                out.push_back(zipf_req(t, (base, *bpf, idx), u < *meta, *size, write));
             }
             Src::ZipfThin {
                 kept,
@@ -405,18 +413,8 @@ impl Stream {
                     return;
                 }
                 if let Some(idx) = kept.draw(&mut self.rng) {
-                    if *meta {
-                        let key = zipf_key(base, *bpf, idx, true);
-                        out.push_back(req(t, key, META_BYTES, Op::Read, Kind::Metadata));
-                    } else {
-                        let op = if self.rng.f64() < *write {
-                            Op::Write
-                        } else {
-                            Op::Read
-                        };
-                        let key = zipf_key(base, *bpf, idx, false);
-                        out.push_back(req(t, key, *size, op, Kind::Data));
-                    }
+                    let write = !*meta && self.rng.f64() < *write;
+                    out.push_back(zipf_req(t, (base, *bpf, idx), *meta, *size, write));
                 }
             }
             Src::Scan {
