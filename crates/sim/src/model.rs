@@ -294,10 +294,7 @@ impl ZfsArc {
         if let Some(zf) = self.zfetch.as_mut() {
             zf.forget_file(file);
         }
-        let info = *self.files.entry(file).or_insert_with(|| FileInfo {
-            maxblkid: UNBOUNDED_MAXBLKID,
-            blocksize: req.size.clamp(512, 16 << 20).next_power_of_two(),
-        });
+        let info = self.file_info(file, UNBOUNDED_MAXBLKID, req.size);
         for b in blkid - n..blkid {
             let Some(zf) = self.zfetch.as_mut() else {
                 return;
@@ -449,17 +446,7 @@ impl ZfsArc {
             return !matches!(self.arc.access(&r), Outcome::Miss { .. });
         }
         self.complete_prefetches(req.time_ns);
-        let info = match self.last_file {
-            Some((f, info)) if f == file => info,
-            _ => {
-                let info = *self.files.entry(file).or_insert_with(|| FileInfo {
-                    maxblkid,
-                    blocksize: req.size.clamp(512, 16 << 20).next_power_of_two(),
-                });
-                self.last_file = Some((file, info));
-                info
-            }
-        };
+        let info = self.file_info(file, maxblkid, req.size);
         let now = req.time_ns;
         let Some(zf) = self.zfetch.as_mut() else {
             unreachable!("checked above")
@@ -474,6 +461,22 @@ impl ZfsArc {
             self.issue_prefetches(now, &info);
         }
         !missed
+    }
+
+    /// What the prefetcher knows of `file`: its size in blocks and block
+    /// size, fixed by its first read (`size` bytes).
+    fn file_info(&mut self, file: u32, maxblkid: u64, size: u32) -> FileInfo {
+        match self.last_file {
+            Some((f, info)) if f == file => info,
+            _ => {
+                let info = *self.files.entry(file).or_insert_with(|| FileInfo {
+                    maxblkid,
+                    blocksize: size.clamp(512, 16 << 20).next_power_of_two(),
+                });
+                self.last_file = Some((file, info));
+                info
+            }
+        }
     }
 
     /// Issue the prefetch reads collected in `self.ios`.
