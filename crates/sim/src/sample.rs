@@ -29,6 +29,12 @@ use arclab_arc::{key_file, key_level};
 /// of a mixture owns files `c · 2^17 ..`; a single-kind workload is `c` = 0.
 const FILES_PER_COMPONENT_SHIFT: u32 = 17;
 
+/// The longest sampling unit: 2^7 = 128 blocks (16 MiB of 128 KiB records),
+/// four times what the prefetcher reaches ahead after its first doublings
+/// (`zfetch_min_distance`, 4 MiB). It bounds the reads a sampled run tells
+/// the prefetcher about at each unit's start.
+pub const MAX_UNIT_SHIFT: u8 = 7;
+
 /// How many consecutive data blocks a sampling unit holds, per workload
 /// component: 2^`shift[c]` blocks of each file of component `c` are kept or
 /// dropped together. A sample of single blocks has no sequential run left,
@@ -51,10 +57,10 @@ impl SampleUnits {
     pub const BLOCKS: SampleUnits = SampleUnits { shift: [0; 64] };
 
     /// Units of 2^`shift` blocks for component `component` (0..64; others
-    /// are ignored), shifts above 30 clamped.
+    /// are ignored), shifts above [`MAX_UNIT_SHIFT`] clamped.
     pub fn with(mut self, component: usize, shift: u8) -> SampleUnits {
         if let Some(s) = self.shift.get_mut(component) {
-            *s = shift.min(30);
+            *s = shift.min(MAX_UNIT_SHIFT);
         }
         self
     }
@@ -177,6 +183,10 @@ mod tests {
         // block by block.
         let u = SampleUnits::BLOCKS.with(2, 4);
         assert!(u.grouped() && !SampleUnits::BLOCKS.grouped());
+        // Units never exceed 2^MAX_UNIT_SHIFT blocks (the prefetcher is told
+        // that many reads at a unit's start).
+        let big = SampleUnits::BLOCKS.with(0, 40);
+        assert_eq!(big.shift_of(block_key(3, 0, 0)), u32::from(MAX_UNIT_SHIFT));
         let f2 = 2 << 17;
         assert_eq!(u.shift_of(block_key(f2 + 5, 0, 37)), 4);
         assert_eq!(u.unit(block_key(f2 + 5, 0, 37)), block_key(f2 + 5, 0, 32));

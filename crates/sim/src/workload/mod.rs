@@ -67,10 +67,7 @@ pub const MAX_REQUESTS: u64 = 10_000_000_000;
 /// per pass ([`WorkloadSpec::sample_units`]).
 pub const MIN_SAMPLED_UNITS: u64 = 10;
 
-/// The longest sampling unit: 2^7 = 128 blocks (16 MiB of 128 KiB records),
-/// four times what the prefetcher reaches ahead after its first doublings
-/// (`zfetch_min_distance`, 4 MiB).
-pub const MAX_UNIT_SHIFT: u8 = 7;
+pub use crate::sample::MAX_UNIT_SHIFT;
 
 /// The most components a mixture may have: each gets its own range of
 /// 2^17 file ids, and a block key has room for 2^23 (the first range is the
