@@ -25,9 +25,7 @@
 use arclab_arc::slab::hash_key;
 use arclab_arc::{key_file, key_level};
 
-/// File ids per workload component (see [`crate::workload`]): component `c`
-/// of a mixture owns files `c · 2^17 ..`; a single-kind workload is `c` = 0.
-const FILES_PER_COMPONENT_SHIFT: u32 = 17;
+use crate::workload::COMPONENT_FILES_SHIFT;
 
 /// The longest sampling unit: 2^7 = 128 blocks (16 MiB of 128 KiB records),
 /// four times what the prefetcher reaches ahead after its first doublings
@@ -76,7 +74,7 @@ impl SampleUnits {
         if key_level(key) != 0 {
             return 0;
         }
-        u32::from(self.shift[(key_file(key) >> FILES_PER_COMPONENT_SHIFT) as usize & 63])
+        u32::from(self.shift[(key_file(key) >> COMPONENT_FILES_SHIFT) as usize & 63])
     }
 
     /// The key standing for `key`'s unit: a data block's key with the low

@@ -9,7 +9,7 @@ use arclab_arc::{Kind, Op, Request, block_key};
 use std::collections::VecDeque;
 
 /// Files per component (the low 17 bits of the 23-bit dnode id).
-const FILES_PER_COMPONENT: u64 = 1 << 17;
+const FILES_PER_COMPONENT: u64 = 1 << super::COMPONENT_FILES_SHIFT;
 /// Blocks per file for Zipf objects: 1024 × 128 KiB = 128 MiB files.
 const BLOCKS_PER_FILE: u64 = 1024;
 /// Compressed size of an indirect block or a dnode block read (metadata).

@@ -63,6 +63,10 @@ pub const BUILTINS: &[&str] = &[
 /// killed.
 pub const MAX_REQUESTS: u64 = 10_000_000_000;
 
+/// Each component of a workload owns the file ids `c << 17 ..` (`c` = 0 for a
+/// single kind, `i + 1` for a mixture's component `i`): 2^17 files each.
+pub(crate) const COMPONENT_FILES_SHIFT: u32 = 17;
+
 /// Sampling units of a sequential component are kept this many at least
 /// per pass ([`WorkloadSpec::sample_units`]).
 pub const MIN_SAMPLED_UNITS: u64 = 10;
