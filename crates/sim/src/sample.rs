@@ -23,7 +23,7 @@
 //! ```
 
 use arclab_arc::slab::hash_key;
-use arclab_arc::{key_file, key_level};
+use arclab_arc::{key_blkid, key_file, key_level};
 
 use crate::workload::COMPONENT_FILES_SHIFT;
 
@@ -75,6 +75,15 @@ impl SampleUnits {
             return 0;
         }
         u32::from(self.shift[(key_file(key) >> COMPONENT_FILES_SHIFT) as usize & 63])
+    }
+
+    /// When `key` is the first block of a unit of more than one block: the
+    /// unit's size in blocks (a sampled run tells the prefetcher about that
+    /// many reads before it, `ZfsArc::shadow_reads`).
+    #[inline]
+    pub fn unit_start(&self, key: u64) -> Option<u64> {
+        let g = self.shift_of(key);
+        (g > 0 && key_blkid(key).trailing_zeros() >= g).then_some(1 << g)
     }
 
     /// The key standing for `key`'s unit: a data block's key with the low
@@ -189,6 +198,13 @@ mod tests {
         assert_eq!(u.shift_of(block_key(f2 + 5, 0, 37)), 4);
         assert_eq!(u.unit(block_key(f2 + 5, 0, 37)), block_key(f2 + 5, 0, 32));
         assert_eq!(u.shift_of(block_key(f2, 1, 37)), 0, "indirect blocks");
+        assert_eq!(u.unit_start(block_key(f2 + 5, 0, 32)), Some(16));
+        assert_eq!(u.unit_start(block_key(f2 + 5, 0, 37)), None);
+        assert_eq!(
+            u.unit_start(block_key(1 << 17, 0, 32)),
+            None,
+            "block by block"
+        );
         assert_eq!(u.unit(block_key(1 << 17, 0, 37)), block_key(1 << 17, 0, 37));
         let s = SpatialSampler::new(0.1, 0).with_units(u);
         let kept: Vec<u64> = (0..16_000)

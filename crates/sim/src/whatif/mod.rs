@@ -67,9 +67,9 @@ use crate::replay::{DEFAULT_BATCH, Sink, Target, drive};
 use crate::sample::{SampleUnits, SpatialSampler, scaled_miss_ratio};
 use crate::scenario::Scenario;
 use crate::workload::WorkloadSpec;
+use arclab_arc::Request;
 use arclab_arc::limits::MIN_ARC_MAX;
 use arclab_arc::model::{ArcConfig, ArcStats, Miniature};
-use arclab_arc::{Request, key_blkid};
 use std::convert::Infallible;
 
 /// One run: a target on a scenario.
@@ -238,6 +238,12 @@ pub struct Run<'a> {
 }
 
 impl RunSpec {
+    /// The end of the scenario's warm-up (ns): requests before it are
+    /// served but not counted.
+    pub fn warmup_ns(&self) -> u64 {
+        (self.scenario.warmup_secs * 1e9) as u64
+    }
+
     /// The rate this run samples at: `sample_rate` (when in (0, 1)), raised
     /// for the ZFS model so that R × `arc_max` stays at or above
     /// `MIN_ARC_MAX` (a pre-sampled stream keeps its own rate).
@@ -261,6 +267,13 @@ impl<'a> Run<'a> {
     pub fn new(spec: &'a RunSpec) -> Run<'a> {
         let sc = &spec.scenario;
         let rate = spec.effective_rate();
+        // A pre-sampled stream is a sample already: every request is kept.
+        let sampler = match rate {
+            Some(r) if !spec.presampled => {
+                Some(SpatialSampler::new(r, 0).with_units(spec.sample_units))
+            }
+            _ => None,
+        };
         let (engine, capacity) = match &spec.target {
             Target::Zfs(z) => {
                 let config = match rate {
@@ -277,11 +290,7 @@ impl<'a> Run<'a> {
                 if let Engine::Zfs(arc) = &mut engine {
                     arc.arc_mut()
                         .set_pinned(s(p.dnode_bytes), s(p.dbuf_bytes), s(p.bonus_bytes));
-                    if !spec.presampled {
-                        arc.set_prefetch_filter(
-                            rate.map(|r| SpatialSampler::new(r, 0).with_units(spec.sample_units)),
-                        );
-                    }
+                    arc.set_prefetch_filter(sampler);
                 }
                 (engine, 0)
             }
@@ -296,16 +305,8 @@ impl<'a> Run<'a> {
             engine,
             capacity,
             rate,
-            sampler: SpatialSampler::new(
-                if spec.presampled {
-                    1.0
-                } else {
-                    rate.unwrap_or(1.0)
-                },
-                0,
-            )
-            .with_units(spec.sample_units),
-            warm: (sc.warmup_secs * 1e9) as u64,
+            sampler: sampler.unwrap_or(SpatialSampler::new(1.0, 0)),
+            warm: spec.warmup_ns(),
             next_pt: 0,
             series: Vec::new(),
             n_req: 0,
@@ -497,11 +498,10 @@ impl Run<'_> {
         self.sync_host(t);
         // The first block of a unit of a sequential file: the whole stream
         // read the blocks before it, which the sample left out.
-        if let (Some(u), Engine::Zfs(z)) = (self.sampler.units(), &mut self.engine) {
-            let g = u.shift_of(req.key);
-            if g > 0 && key_blkid(req.key).trailing_zeros() >= g {
-                z.shadow_reads(req, 1 << g);
-            }
+        if let (Some(u), Engine::Zfs(z)) = (self.sampler.units(), &mut self.engine)
+            && let Some(n) = u.unit_start(req.key)
+        {
+            z.shadow_reads(req, n);
         }
         let hit = self.engine.access(req);
         if counted && !hit {
@@ -578,15 +578,19 @@ pub fn run_stream<E>(
         }
     };
     drive(&mut runs, threads, DEFAULT_BATCH, sampled, progress)?;
-    Ok(runs
-        .into_iter()
+    Ok(finish_sampled(runs, full, last_ns))
+}
+
+/// Finish runs fed a stream sampled at its source: the whole stream had
+/// `full` requests after the warm-up and ended at `last_ns` (0: unknown).
+fn finish_sampled(runs: Vec<Run<'_>>, full: u64, last_ns: u64) -> Vec<RunResult> {
+    runs.into_iter()
         .map(|mut r| {
             r.full_requests = Some(full);
-            // The stream's last request, sampled or not, ends the run.
             r.last_t = r.last_t.max(last_ns);
             r.finish()
         })
-        .collect())
+        .collect()
 }
 
 /// Whether a stream can be sampled at its source for `specs`: every run
@@ -594,9 +598,11 @@ pub fn run_stream<E>(
 /// Then the samplers whose union holds every run's sample (one per set of
 /// units, at the highest rate), and the end of the warm-up (ns).
 fn source_sampling(specs: &[RunSpec]) -> Option<(Vec<SpatialSampler>, u64)> {
-    let warm = |s: &RunSpec| (s.scenario.warmup_secs * 1e9) as u64;
-    let from_ns = warm(specs.first()?);
-    if specs.iter().any(|s| s.presampled || warm(s) != from_ns) {
+    let from_ns = specs.first()?.warmup_ns();
+    if specs
+        .iter()
+        .any(|s| s.presampled || s.warmup_ns() != from_ns)
+    {
         return None;
     }
     let top = specs
@@ -734,11 +740,7 @@ pub fn run_all(
         |_| progress((expected as f64 * reached.get() as f64 / dur as f64) as u64),
     );
     progress(expected);
-    let full = g.full_requests();
-    runs.into_iter()
-        .map(|mut r| {
-            r.full_requests = full;
-            r.finish()
-        })
-        .collect()
+    // A sampled generator always counts; the end of its last thinned
+    // stream is not known (its last request is the sample's).
+    finish_sampled(runs, g.full_requests().unwrap_or(0), 0)
 }

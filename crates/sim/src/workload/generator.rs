@@ -100,8 +100,6 @@ struct Stream {
     rng: Rng,
     base: u32,
     src: Src,
-    /// Emits kept requests only (a `ZipfThin`): counted by expectation.
-    thinned: bool,
 }
 
 /// The request a Zipf component makes at `t` for position `idx` of its
@@ -179,37 +177,83 @@ pub(crate) fn bonnie_windows(k: &BonnieK) -> Vec<(&'static str, u64, u64)> {
         .collect()
 }
 
+/// A Zipf or OLTP component as the generator draws it: `n` positions with
+/// popularity Zipf(`alpha`), `bpf` blocks per file.
+struct ZipfLike {
+    n: u64,
+    alpha: f64,
+    bpf: u64,
+    size: u32,
+    meta: f64,
+    write: f64,
+    prefill: bool,
+}
+
+impl ZipfLike {
+    fn of(shape: &Shape) -> Option<ZipfLike> {
+        match shape {
+            Shape::Zipf(k) => Some(ZipfLike {
+                n: k.objects,
+                alpha: k.alpha,
+                bpf: BLOCKS_PER_FILE.max(k.objects.div_ceil(FILES_PER_COMPONENT)),
+                size: k.size as u32,
+                meta: k.metadata_fraction,
+                write: k.write_fraction,
+                prefill: k.prefill,
+            }),
+            Shape::Oltp(k) => {
+                let n = k.bytes / k.size;
+                Some(ZipfLike {
+                    n,
+                    alpha: k.alpha,
+                    bpf: n.max(1),
+                    size: k.size as u32,
+                    meta: k.metadata_fraction,
+                    write: k.write_fraction,
+                    prefill: k.prefill,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// When the prefill reads position `i` (every object once, in order, at
+/// [`PREFILL_RATE`]).
+fn prefill_ns(i: u64) -> f64 {
+    i as f64 * (1e9 / PREFILL_RATE)
+}
+
+/// The next time of a thinned stream: its next kept prefill read, else the
+/// first of its Poisson stream (mean gap `gap_ns`) after the prefill ends.
+fn next_thin_ns(prefill: &[u64], fill_end_ns: f64, gap_ns: f64, rng: &mut Rng) -> f64 {
+    match prefill.last() {
+        Some(&i) => prefill_ns(i),
+        None if gap_ns.is_finite() => fill_end_ns + rng.exp(gap_ns),
+        None => f64::INFINITY,
+    }
+}
+
 impl Stream {
     fn new(shape: &Shape, rate: f64, base: u32, seed: u64) -> Stream {
         let gap_ns = 1e9 / rate.max(1e-9);
         let mut poisson = false;
         let mut t = 0.0;
         let src = match shape {
-            Shape::Zipf(k) => {
+            Shape::Zipf(_) | Shape::Oltp(_) => {
                 poisson = true;
+                let Some(k) = ZipfLike::of(shape) else {
+                    unreachable!("a Zipf or OLTP shape")
+                };
                 Src::Zipf {
-                    z: Zipf::new(k.objects, k.alpha),
-                    n: k.objects,
-                    m: scatter_multiplier(k.objects),
-                    bpf: BLOCKS_PER_FILE.max(k.objects.div_ceil(FILES_PER_COMPONENT)),
-                    size: k.size as u32,
-                    meta: k.metadata_fraction,
-                    write: k.write_fraction,
-                    prefill: if k.prefill { 0 } else { k.objects },
-                }
-            }
-            Shape::Oltp(k) => {
-                poisson = true;
-                let n = k.bytes / k.size;
-                Src::Zipf {
-                    z: Zipf::new(n, k.alpha),
-                    n,
-                    m: scatter_multiplier(n),
-                    bpf: n.max(1),
-                    size: k.size as u32,
-                    meta: k.metadata_fraction,
-                    write: k.write_fraction,
-                    prefill: if k.prefill { 0 } else { n },
+                    z: Zipf::new(k.n, k.alpha),
+                    n: k.n,
+                    m: scatter_multiplier(k.n),
+                    bpf: k.bpf,
+                    size: k.size,
+                    meta: k.meta,
+                    write: k.write,
+                    prefill: if k.prefill { 0 } else { k.n },
                 }
             }
             Shape::Scan(k) => {
@@ -253,8 +297,12 @@ impl Stream {
             rng: Rng::new(seed),
             base,
             src,
-            thinned: false,
         }
+    }
+
+    /// Emits kept requests only (a `ZipfThin`): counted by expectation.
+    fn thinned(&self) -> bool {
+        matches!(self.src, Src::ZipfThin { .. })
     }
 
     /// The kept requests of Zipf (or OLTP) component `shape` at `rate`
@@ -262,7 +310,7 @@ impl Stream {
     /// expected number of requests of the whole component at or after
     /// `from_ns` and before `end_ns`. `None` for other kinds, or a
     /// component too large to enumerate.
-    fn thinned(
+    fn thinned_pair(
         shape: &Shape,
         rate: f64,
         base: u32,
@@ -270,29 +318,15 @@ impl Stream {
         samplers: &[SpatialSampler],
         (from_ns, end_ns): (f64, f64),
     ) -> Option<(Vec<Stream>, f64)> {
-        let (n, alpha, bpf, size, meta, write, prefill) = match shape {
-            Shape::Zipf(k) => (
-                k.objects,
-                k.alpha,
-                BLOCKS_PER_FILE.max(k.objects.div_ceil(FILES_PER_COMPONENT)),
-                k.size as u32,
-                k.metadata_fraction,
-                k.write_fraction,
-                k.prefill,
-            ),
-            Shape::Oltp(k) => {
-                let n = k.bytes / k.size;
-                let (a, s, m, w, p) = (
-                    k.alpha,
-                    k.size as u32,
-                    k.metadata_fraction,
-                    k.write_fraction,
-                    k.prefill,
-                );
-                (n, a, n.max(1), s, m, w, p)
-            }
-            _ => return None,
-        };
+        let ZipfLike {
+            n,
+            alpha,
+            bpf,
+            size,
+            meta,
+            write,
+            prefill,
+        } = ZipfLike::of(shape)?;
         let m = scatter_multiplier(n);
         let mut at = 0u64;
         let share = samplers.iter().map(SpatialSampler::rate).sum::<f64>();
@@ -311,7 +345,7 @@ impl Stream {
             |i| zipf_key(base, bpf, i, true),
         )?;
         let fill_gap = 1e9 / PREFILL_RATE;
-        let fill_end_ns = if prefill { n as f64 * fill_gap } else { 0.0 };
+        let fill_end_ns = if prefill { prefill_ns(n) } else { 0.0 };
         let mut fill: Vec<u64> = if prefill {
             data.idx.clone()
         } else {
@@ -338,11 +372,7 @@ impl Stream {
             } else {
                 std::mem::take(&mut fill)
             };
-            let t = match prefill.last() {
-                Some(&i) => i as f64 * fill_gap,
-                None if gap_ns.is_finite() => fill_end_ns + rng.exp(gap_ns),
-                None => f64::INFINITY,
-            };
+            let t = next_thin_ns(&prefill, fill_end_ns, gap_ns, &mut rng);
             streams.push(Stream {
                 t,
                 gap_ns,
@@ -358,7 +388,6 @@ impl Stream {
                     prefill,
                     fill_end_ns,
                 },
-                thinned: true,
             });
         }
         Some((streams, expected))
@@ -405,11 +434,7 @@ impl Stream {
                 if let Some(idx) = prefill.pop() {
                     let key = zipf_key(base, *bpf, idx, false);
                     out.push_back(req(t, key, *size, Op::Read, Kind::Data));
-                    self.t = match prefill.last() {
-                        Some(&i) => i as f64 * 1e9 / PREFILL_RATE,
-                        None if gap.is_finite() => *fill_end_ns + self.rng.exp(gap),
-                        None => f64::INFINITY,
-                    };
+                    self.t = next_thin_ns(prefill, *fill_end_ns, gap, &mut self.rng);
                     return;
                 }
                 if let Some(idx) = kept.draw(&mut self.rng) {
@@ -564,7 +589,7 @@ impl Generator {
         let mut add = |c: &Shape, rate: f64, base: u32, seed: u64| {
             if let Some((samplers, from)) = &sample
                 && let Some((s, n)) =
-                    Stream::thinned(c, rate, base, seed, samplers, (*from as f64, end_ns))
+                    Stream::thinned_pair(c, rate, base, seed, samplers, (*from as f64, end_ns))
             {
                 streams.extend(s);
                 expected += n;
@@ -640,7 +665,7 @@ impl Generator {
                     s.step(&mut self.pending);
                     // A stream generated whole: count its requests, keep the sample's.
                     if let Some(sm) = &mut self.sample
-                        && !s.thinned
+                        && !s.thinned()
                     {
                         let mut j = before;
                         while let Some(r) = self.pending.get(j) {
