@@ -37,17 +37,30 @@ fn show(r: &RunResult) {
     );
 }
 
-/// Calibration (docs/whatif.md): the homelab workload and scenario on the
-/// 2.3 model, uncapped vs `zfs_arc_max` = 8 GiB.
+/// The homelab, fitted on the blog's "before" (docs/whatif.md, "The homelab,
+/// fitted on the blog's before"): the built-in workload and scenario, a day
+/// sampled at R = 0.01 as `arclab whatif` samples it, uncapped and with
+/// `zfs_arc_max` = 8 GiB.
+///
+/// The uncapped run must give the blog's uncapped figures (the blog post in
+/// `docs/whatif.md`: ~22,000 hits/s, 20 misses/s, a hit ratio of 99.91 %,
+/// median ARC 8.4 GiB, peaks 15 GiB), within sampling error. The capped run
+/// is the model's prediction; what is asserted of it is what the model must
+/// do whatever the fit: the cap holds (the pinned 1.54 GiB is below it), the
+/// misses do not fall, the target falls under the day's bursts.
 #[test]
-fn homelab_calibration() {
+fn homelab_fitted_on_the_blogs_before() {
     let sc = scenario::builtin("homelab").unwrap();
     let w = workload::builtin("homelab").unwrap();
     println!("{}", w.describe());
-    let specs = vec![
+    let mut specs = vec![
         plan::single(&sc, PolicyName::ZfsArc, "default", plan::cap_of(None)).unwrap(),
         plan::single(&sc, PolicyName::ZfsArc, "8G", plan::cap_of(Some(8 << 30))).unwrap(),
     ];
+    for s in &mut specs {
+        s.sample_rate = Some(0.01);
+        s.sample_units = w.sample_units(0.01);
+    }
     let t = std::time::Instant::now();
     let r = whatif::run_all(&specs, &w, 1, 2, |_| {});
     println!("2 runs in {:.1} s", t.elapsed().as_secs_f64());
@@ -57,25 +70,74 @@ fn homelab_calibration() {
     let (u, c) = (&r[0], &r[1]);
     let secs = (u.duration_ns - u.warmup_ns) as f64 / 1e9;
     let rate = u.n_req as f64 / secs;
-    assert!((19_000.0..25_000.0).contains(&rate), "reads/s {rate}");
+    assert!((21_000.0..23_000.0).contains(&rate), "reads/s {rate}");
+    let misses = u.disk_reads_per_sec;
+    assert!((12.0..30.0).contains(&misses), "uncapped misses/s {misses}");
+    assert!(u.hit_ratio > 0.9985, "uncapped hit ratio {}", u.hit_ratio);
+    let median = u.median_size_bytes as f64 / GIB;
     assert!(
-        (8.0..15.0).contains(&(u.mean_size_bytes / GIB)),
-        "uncapped mean size"
+        (8.0..8.8).contains(&median),
+        "uncapped median {median:.2} GiB"
     );
-    let drop = (u.peak_size_bytes as f64 - c.peak_size_bytes as f64) / GIB;
-    assert!((2.0..7.0).contains(&drop), "peak drop {drop:.2} GiB");
-    assert!(c.hit_ratio > 0.95, "capped hit ratio");
-    // The blog saw 15×; the model gives ~2.4× with prefetch on and ~3.6×
-    // off, because the container bursts make the uncapped ARC give back part
-    // of its hot set and re-read it (docs/whatif.md, "Calibration").
-    assert!(
-        c.misses_per_sec > 2.0 * u.misses_per_sec,
-        "capped misses/s not > 2×"
-    );
+    let peak = u.peak_size_bytes as f64 / GIB;
+    assert!((14.0..16.0).contains(&peak), "uncapped peak {peak:.2} GiB");
+    assert_eq!(u.above_cap_fraction, 0.0);
+    // The capped ARC: at its cap (within the overflow it allows itself).
+    assert!(c.peak_size_bytes <= (8 << 30) + (8 << 30) / 100);
+    assert_eq!(c.above_cap_fraction, 0.0);
+    assert!(c.disk_reads_per_sec >= u.disk_reads_per_sec);
+    assert!(c.min_c_bytes < 7 << 30, "bursts lower c: {}", c.min_c_bytes);
     assert!(
         u.giveback.iter().any(|g| g.bytes > 1 << 30),
         "no give-back under pressure"
     );
+}
+
+/// Memory the ARC cannot evict is not evicted: with `[[held]]` files whose
+/// dnodes, dbufs and bonus buffers (2,142 B each, `HELD_PER_FILE`) come to
+/// more than the cap, the ARC's size is the held memory plus what is in
+/// flight and the headers, above its cap (arc.c: `arc_evict_state` only takes
+/// buffers from the evictable lists; `arc_space_consume` charges the rest).
+#[test]
+fn held_memory_above_the_cap_stays() {
+    let text = "name = \"held\"\nram_bytes = \"32GiB\"\n\
+                [[held]]\nat_secs = 0\nfiles = 0\n[[held]]\nat_secs = 20\nfiles = 0\n\
+                [[held]]\nat_secs = 30\nfiles = 3000000\n";
+    let sc = Scenario::from_toml_str(text, "held.toml").unwrap();
+    let held = 3_000_000 * scenario::HELD_PER_FILE.total();
+    assert_eq!(sc.pinned_at(30_000_000_000).total(), held);
+    assert_eq!(sc.pinned_at(25_000_000_000).total(), held / 2);
+    let w = WorkloadSpec::from_toml_str(
+        "kind = \"zipf\"\nrate = 5000\nduration_secs = 60\nalpha = 0.8\nobjects = 32768\nprefill = true\n",
+        "inline",
+    )
+    .unwrap();
+    let spec = plan::single(&sc, PolicyName::ZfsArc, "4G", plan::cap_of(Some(4 << 30))).unwrap();
+    let r = whatif::run_all(&[spec], &w, 1, 1, |_| {});
+    let r = &r[0];
+    show(r);
+    // Before the files are cached, the 4 GiB of Zipf blocks fill the cap.
+    let early = r.series.iter().find(|p| p.t_ns >= 15_000_000_000).unwrap();
+    assert!(
+        early.size_bytes > (4 << 30) * 9 / 10 && early.size_bytes <= (4 << 30) + (4 << 30) / 100
+    );
+    // Once 6.4 GB are held, the size is that plus at most 64 MiB of headers,
+    // in-flight reads and dirty pages, and well over the 4 GiB cap.
+    let late: Vec<_> = r
+        .series
+        .iter()
+        .filter(|p| p.t_ns >= 31_000_000_000)
+        .collect();
+    assert!(!late.is_empty());
+    for p in &late {
+        assert!(
+            p.size_bytes >= held && p.size_bytes < held + (64 << 20),
+            "at {} s: size {} vs held {held}",
+            p.t_ns / 1_000_000_000,
+            p.size_bytes
+        );
+    }
+    assert!(r.above_cap_fraction > 0.4, "{}", r.above_cap_fraction);
 }
 
 /// Demand read misses per bonnie++ phase with prefetch on or off.

@@ -65,11 +65,11 @@ use crate::model::ZfsSpec;
 use crate::policies::AnyPolicy;
 use crate::replay::{DEFAULT_BATCH, Sink, Target, drive};
 use crate::sample::{SampleUnits, SpatialSampler, scaled_miss_ratio};
-use crate::scenario::Scenario;
+use crate::scenario::{Pinned, Scenario};
 use crate::workload::WorkloadSpec;
 use arclab_arc::Request;
 use arclab_arc::limits::MIN_ARC_MAX;
-use arclab_arc::model::{ArcConfig, ArcStats, Miniature};
+use arclab_arc::model::{ArcCache, ArcConfig, ArcStats, Miniature};
 use std::convert::Infallible;
 
 /// One run: a target on a scenario.
@@ -156,8 +156,17 @@ pub struct RunResult {
     pub prefetch_runs: Vec<device::ReadRun>,
     /// Mean of the series' sizes after the warm-up.
     pub mean_size_bytes: f64,
+    /// Median of the series' sizes after the warm-up (the upper one of an
+    /// even count).
+    pub median_size_bytes: u64,
     /// Largest series size after the warm-up.
     pub peak_size_bytes: u64,
+    /// Smallest target `c` in the series after the warm-up.
+    pub min_c_bytes: u64,
+    /// The share of the series' points after the warm-up whose size is
+    /// more than 1 % above `c_max`: the ARC over its cap by more than the
+    /// overflow it allows itself (`c >> zfs_arc_overflow_shift`, 0.4 %).
+    pub above_cap_fraction: f64,
     /// `c_max` (baselines: capacity).
     pub c_max_bytes: u64,
     /// ∫ deficit dt over the whole run (byte·seconds).
@@ -170,6 +179,13 @@ pub struct RunResult {
     pub arcstats: Option<ArcStats>,
     /// The sampling rate used, when sampled.
     pub sampled: Option<f64>,
+}
+
+/// Charge `p` (full-size bytes, scaled by `r`) to the ARC as what it holds
+/// and cannot evict.
+fn set_pinned(a: &mut ArcCache, p: &Pinned, r: f64) {
+    let s = |b: u64| (b as f64 * r).round() as u64;
+    a.set_pinned(s(p.dnode_bytes), s(p.dbuf_bytes), s(p.bonus_bytes));
 }
 
 /// Scale a configuration by `r` for miniature simulation (see the module docs).
@@ -231,6 +247,8 @@ pub struct Run<'a> {
     /// of the warm-up (they cover the same window as the misses).
     disk_restarted: bool,
     last_demand: u64,
+    /// The held files last set ([`Scenario::held_files_at`]).
+    last_held: u64,
     last_t: u64,
     /// The whole workload's requests after the warm-up, when the stream
     /// fed to the run was sampled at its source ([`run_all`]).
@@ -284,12 +302,8 @@ impl<'a> Run<'a> {
                     config,
                     ..(**z).clone()
                 });
-                let r = rate.unwrap_or(1.0);
-                let p = &sc.pinned;
-                let s = |b: u64| (b as f64 * r).round() as u64;
                 if let Engine::Zfs(arc) = &mut engine {
-                    arc.arc_mut()
-                        .set_pinned(s(p.dnode_bytes), s(p.dbuf_bytes), s(p.bonus_bytes));
+                    set_pinned(arc.arc_mut(), &sc.pinned_at(0), rate.unwrap_or(1.0));
                     arc.set_prefetch_filter(sampler);
                 }
                 (engine, 0)
@@ -314,6 +328,7 @@ impl<'a> Run<'a> {
             miss_bytes_s: 0,
             disk_restarted: false,
             last_demand: u64::MAX,
+            last_held: sc.held_files_at(0),
             last_t: 0,
             full_requests: None,
         }
@@ -330,10 +345,16 @@ impl<'a> Run<'a> {
         if let Engine::Zfs(z) = &mut self.engine {
             let a = z.arc_mut();
             a.advance_to(t);
-            let d = (self.spec.scenario.demand_at(t) as f64 * r).round() as u64;
+            let sc = &self.spec.scenario;
+            let d = (sc.demand_at(t) as f64 * r).round() as u64;
             if d != self.last_demand {
                 a.set_other_demand(d);
                 self.last_demand = d;
+            }
+            let h = sc.held_files_at(t);
+            if h != self.last_held {
+                set_pinned(a, &sc.pinned_at(t), r);
+                self.last_held = h;
             }
         }
     }
@@ -407,6 +428,13 @@ impl<'a> Run<'a> {
             after.iter().map(|p| p.size_bytes as f64).sum::<f64>() / after.len() as f64
         };
         let peak_size_bytes = after.iter().map(|p| p.size_bytes).max().unwrap_or(0);
+        let mut sizes: Vec<u64> = after.iter().map(|p| p.size_bytes).collect();
+        sizes.sort_unstable();
+        let median_size_bytes = sizes
+            .get(sizes.len() / 2)
+            .copied()
+            .unwrap_or(peak_size_bytes);
+        let min_c_bytes = after.iter().map(|p| p.c_bytes).min().unwrap_or(0);
         let (arcstats, c_max_bytes, deficit) = match &self.engine {
             Engine::Zfs(z) => {
                 let s = z.stats();
@@ -451,7 +479,15 @@ impl<'a> Run<'a> {
             disk_bytes_per_sec: miss_bytes_per_sec + per_s(pf_bytes as f64 * inv),
             prefetch_runs,
             mean_size_bytes,
+            median_size_bytes,
             peak_size_bytes,
+            min_c_bytes,
+            above_cap_fraction: if after.is_empty() {
+                0.0
+            } else {
+                let over = c_max_bytes + c_max_bytes / 100;
+                after.iter().filter(|p| p.size_bytes > over).count() as f64 / after.len() as f64
+            },
             c_max_bytes,
             pressure_deficit_byte_seconds: deficit,
             giveback: giveback(&series),

@@ -128,8 +128,16 @@ pub struct Row {
     pub disk_ios_per_sec: f64,
     /// Mean ARC size over time.
     pub mean_size_bytes: f64,
+    /// Median ARC size over time.
+    pub median_size_bytes: u64,
     /// Largest ARC size.
     pub peak_size_bytes: u64,
+    /// Smallest target `c` over time (the shrinker lowers it under pressure).
+    pub min_c_bytes: u64,
+    /// The share of time the ARC's size is more than 1 % above `c_max`:
+    /// memory it holds and cannot evict (`[pinned]`, `[[held]]`) beyond its
+    /// cap.
+    pub above_cap_fraction: f64,
     /// Seconds of disk time per second the disk reads take (capped at 1).
     pub disk_busy_ratio: f64,
     /// The same, uncapped: the load the disk reads put on the pool; above 1
@@ -245,7 +253,10 @@ pub fn row(r: &RunResult, labels: &Labels, device: &Device) -> Row {
         disk_bytes_per_sec: r.disk_bytes_per_sec,
         disk_ios_per_sec: ios,
         mean_size_bytes: r.mean_size_bytes,
+        median_size_bytes: r.median_size_bytes,
         peak_size_bytes: r.peak_size_bytes,
+        min_c_bytes: r.min_c_bytes,
+        above_cap_fraction: r.above_cap_fraction,
         disk_busy_ratio: busy.ratio,
         disk_demand_ratio: busy.demand_ratio,
         disk_saturated: busy.saturated,
@@ -343,7 +354,10 @@ pub fn example_row(cap: &str, c_max: u64, peak: u64, misses: f64) -> Row {
         disk_bytes_per_sec: miss_bytes,
         disk_ios_per_sec: misses,
         mean_size_bytes: peak as f64 * 0.7,
+        median_size_bytes: peak / 10 * 7,
         peak_size_bytes: peak,
+        min_c_bytes: c_max.min(peak),
+        above_cap_fraction: 0.0,
         disk_busy_ratio: busy.ratio,
         disk_demand_ratio: busy.demand_ratio,
         disk_saturated: busy.saturated,

@@ -340,6 +340,7 @@ pub fn scenario_from_host(inp: &HostInputs<'_>) -> Result<HostScenario, HostErro
         tunables: BTreeMap::new(),
         pinned,
         demand,
+        held: Vec::new(),
         workload: None,
         warmup_secs: 0.0,
     };
