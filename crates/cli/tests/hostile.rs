@@ -373,11 +373,11 @@ fn escape_sequences_from_input_never_reach_the_terminal() {
 #[test]
 fn workload_within_the_warm_up_names_the_warm_up() {
     let d = tempfile::tempdir().unwrap();
-    // The homelab scenario's warm-up is 60 s (`warmup_secs = 60`).
+    // The homelab scenario's warm-up is an hour (`warmup_secs = 3600`).
     let p = write(d.path(), "short.toml", &zipf("1000", "30"));
     let err = fails(&["whatif", "--workload", &p, "--scenario", "homelab"], 1);
     assert!(
-        err.contains("runs 30 s, within scenario homelab's warm-up of 60 s (`warmup_secs`"),
+        err.contains("runs 30 s, within scenario homelab's warm-up of 3600 s (`warmup_secs`"),
         "{err}"
     );
     for w in [p.as_str(), "scan", "loop", "oltp", "backup"] {

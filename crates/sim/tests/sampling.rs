@@ -235,9 +235,10 @@ fn sampled_generator_emits_the_filtered_stream() {
 fn a_sample_generated_directly_matches_the_full_replay() {
     let text = arclab_sim::workload::builtin_toml("homelab")
         .unwrap()
-        .replace("duration_secs = 240", "duration_secs = 600");
+        .replace("duration_secs = 86400", "duration_secs = 600");
     let w = WorkloadSpec::from_toml_str(&text, "homelab-10min").unwrap();
-    let sc = arclab_sim::scenario::builtin("homelab").unwrap();
+    let mut sc = arclab_sim::scenario::builtin("homelab").unwrap();
+    sc.warmup_secs = 60.0;
     let caps = [16u64 << 30, 8 << 30, 6 << 30, 4 << 30];
     let (full_specs, mini_specs) = (zfs_caps(&sc, &caps, None), zfs_caps(&sc, &caps, Some(0.01)));
     let full = whatif::run_all(&full_specs, &w, 1, 2, |_| {});
@@ -259,27 +260,31 @@ fn a_sample_generated_directly_matches_the_full_replay() {
     }
 }
 
-/// The sampling units of the built-in homelab at R = 0.01: the 1 GiB backup
-/// (8,192 blocks a pass) and the 1.5 GiB of old data (12,288) in runs of 8
-/// blocks — the longest that leaves ≥ 10 runs of a pass in the sample
-/// (8,192 × 0.01 / 10 = 8.2) — the 128 MiB image pulls (1,024 blocks a
-/// pass: 1 run) block by block, as the Zipf and OLTP components.
+/// The sampling units of the built-in homelab: each sequential component
+/// in runs as long as leave ≥ 10 runs of a pass in the sample, the others
+/// block by block.
 #[test]
 fn sample_units_follow_each_sequential_component() {
     use arclab_arc::block_key;
     let w = arclab_sim::workload::builtin("homelab").unwrap();
     let u = w.sample_units(0.01);
     let file = |component: u32| component << 17;
-    for (c, g) in [(1, 0), (2, 0), (3, 3), (4, 0), (5, 3)] {
+    // Runs of 2^g blocks, g = floor(log2(blocks × R / 10)) ≤ 7: the 128 MiB
+    // files of data read once (1,024 blocks) give 1.02 → 0, the nightly
+    // 4 GiB backup (32,768 blocks) 32.8 → 5; the Zipf and OLTP components
+    // are not sequential (0).
+    for (c, g) in [(1, 0), (2, 0), (3, 0), (4, 0), (5, 5)] {
         assert_eq!(u.shift_of(block_key(file(c), 0, 100)), g, "component {c}");
     }
-    // At R = 1/64 (a 4 GiB cap's floor) the runs are longer.
+    // At R = 1/64 (a 4 GiB cap's floor) the runs are longer: 51.2 → 5 and
+    // at R = 0.1, 327.7 → 8, bounded by 7; the 128 MiB files 10.2 → 3.
     assert_eq!(
         w.sample_units(1.0 / 64.0)
-            .shift_of(block_key(file(3), 0, 0)),
-        3
+            .shift_of(block_key(file(5), 0, 0)),
+        5
     );
-    assert_eq!(w.sample_units(0.1).shift_of(block_key(file(3), 0, 0)), 6);
+    assert_eq!(w.sample_units(0.1).shift_of(block_key(file(5), 0, 0)), 7);
+    assert_eq!(w.sample_units(0.1).shift_of(block_key(file(4), 0, 0)), 3);
 }
 
 /// A sequential-heavy workload with the prefetcher on: half the reads a
@@ -300,7 +305,8 @@ fn a_sequential_heavy_sample_keeps_the_prefetchers_hits() {
     .unwrap()
     .replace("duration_secs = 600", "duration_secs = 300");
     let w = WorkloadSpec::from_toml_str(&text, "backup-heavy").unwrap();
-    let sc = arclab_sim::scenario::builtin("homelab").unwrap();
+    let mut sc = arclab_sim::scenario::builtin("homelab").unwrap();
+    sc.warmup_secs = 60.0;
     let caps = [16u64 << 30, 8 << 30, 4 << 30];
     let full = whatif::run_all(&zfs_caps(&sc, &caps, None), &w, 1, 2, |_| {});
     let mini = whatif::run_all(&zfs_caps(&sc, &caps, Some(0.01)), &w, 1, 2, |_| {});
