@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A day of a busy host in whatif (issue 16, item 3): the built-in `homelab`
-# workload (22,000 reads/s) stretched to 24 hours (~1.9 G requests,
-# generated streaming, never materialised), the default caps, automatic
-# sampling. Prints the wall time, CPU time and peak memory of the whole
+# workload (22,000 reads/s, a day since 2026-12-02; other lengths with the
+# argument; ~1.9 G requests, generated streaming, never materialised), the
+# default caps, automatic sampling. Prints the wall time, CPU time and peak memory of the whole
 # process and the sampled results.
 #
 #   bash bench/day.sh [hours]      # 24 by default

@@ -444,10 +444,26 @@ impl Scenario {
         if !(self.warmup_secs.is_finite() && self.warmup_secs >= 0.0) {
             return Err(err("warmup_secs", "`warmup_secs` must be ≥ 0".into()));
         }
+        // The line of `key` in the `i`-th `[[table]]`.
+        let point_err = |table: &str, i: usize, key: &str, msg: String| {
+            let header = format!("[[{table}]]");
+            let start = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| l.trim() == header)
+                .nth(i)
+                .map(|(n, _)| n + 2);
+            let line = start.and_then(|s| {
+                crate::error::find_line(text, s, |l| crate::error::key_of(l) == Some(key))
+            });
+            DescriptionError::new(origin, line, msg)
+        };
         let mut last = 0.0;
-        for d in &self.demand {
+        for (i, d) in self.demand.iter().enumerate() {
             if !(d.at_secs.is_finite() && d.at_secs >= last) {
-                return Err(err(
+                return Err(point_err(
+                    "demand",
+                    i,
                     "at_secs",
                     format!(
                         "demand points must be in time order from 0 s, got at_secs = {}",
@@ -458,9 +474,11 @@ impl Scenario {
             last = d.at_secs;
         }
         let mut last = 0.0;
-        for h in &self.held {
+        for (i, h) in self.held.iter().enumerate() {
             if !(h.at_secs.is_finite() && h.at_secs >= last) {
-                return Err(err(
+                return Err(point_err(
+                    "held",
+                    i,
                     "at_secs",
                     format!(
                         "held points must be in time order from 0 s, got at_secs = {}",
@@ -469,7 +487,9 @@ impl Scenario {
                 ));
             }
             if h.files > MAX_HELD_FILES {
-                return Err(err(
+                return Err(point_err(
+                    "held",
+                    i,
                     "files",
                     format!(
                         "held files = {} is above the limit of {MAX_HELD_FILES}",
@@ -552,5 +572,69 @@ impl Scenario {
             }
         }
         Ok(cfg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        Scenario::from_toml_str(text, "s.toml")
+            .unwrap_err()
+            .to_string()
+    }
+
+    /// `[[held]]`: piecewise linear in files, each file the real host's
+    /// 1,431 + 391 + 320 bytes on top of `[pinned]`.
+    #[test]
+    fn held_files_add_to_the_pinned_memory() {
+        let s = Scenario::from_toml_str(
+            "name = \"x\"\nram_bytes = \"8GiB\"\n[pinned]\ndnode_bytes = 1000\n\
+             [[held]]\nat_secs = 10\nfiles = 1000\n[[held]]\nat_secs = 20\nfiles = 3000\n",
+            "s.toml",
+        )
+        .unwrap();
+        assert_eq!(s.held_files_at(0), 1000);
+        assert_eq!(s.held_files_at(15_000_000_000), 2000);
+        assert_eq!(s.held_files_at(99_000_000_000), 3000);
+        let p = s.pinned_at(15_000_000_000);
+        assert_eq!(
+            (p.dnode_bytes, p.dbuf_bytes, p.bonus_bytes),
+            (1000 + 2000 * 1431, 2000 * 391, 2000 * 320)
+        );
+        assert_eq!(HELD_PER_FILE.total(), 2142);
+        // Written back, the points survive.
+        let again = Scenario::from_toml_str(&s.to_toml_string(), "again").unwrap();
+        assert_eq!(again, s);
+    }
+
+    #[test]
+    fn bad_held_points_name_their_line() {
+        let e = err(
+            "name = \"x\"\nram_bytes = \"8GiB\"\n[[held]]\nat_secs = 5\nfiles = 1\n\
+                     [[held]]\nat_secs = 2\nfiles = 1\n",
+        );
+        assert!(
+            e.starts_with("s.toml: line 7:") && e.contains("held points must be in time order"),
+            "{e}"
+        );
+        let e = err(
+            "name = \"x\"\nram_bytes = \"8GiB\"\n[[held]]\nat_secs = 0\nfiles = 99999999999999\n",
+        );
+        assert!(
+            e.starts_with("s.toml: line 5:") && e.contains("above the limit of 68719476736"),
+            "{e}"
+        );
+        let e = err("name = \"x\"\nram_bytes = \"8GiB\"\n[[held]]\nat_secs = 0\nfiles = -1\n");
+        assert!(e.starts_with("s.toml: line 5:"), "{e}");
+        // The demand's points likewise: the line of the point out of order.
+        let e = err(
+            "name = \"x\"\nram_bytes = \"8GiB\"\n[[demand]]\nat_secs = 5\nbytes = 1\n\
+                     [[demand]]\nat_secs = 9\nbytes = 1\n[[demand]]\nat_secs = 3\nbytes = 1\n",
+        );
+        assert!(e.starts_with("s.toml: line 10: demand points"), "{e}");
+        let e = err("name = \"x\"\nram_bytes = \"8GiB\"\n[[held]]\nat_secs = 0\ninodes = 1\n");
+        assert!(e.contains("unknown field `inodes`"), "{e}");
     }
 }
