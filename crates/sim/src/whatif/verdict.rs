@@ -195,6 +195,14 @@ pub fn verdict(report: &Report) -> String {
             format_bytes(base.peak_size_bytes)
         ));
     }
+    if f.above_cap_fraction > 0.0 {
+        s.push(format!(
+            "Yet it stays more than 1 % above its cap {} of the time, at up to {} ({} over): memory it holds and cannot evict (the scenario's [pinned] and [[held]]: dnodes, dbufs and bonus buffers of the inodes the kernel keeps) is more than the cap leaves room for, and what it can evict is evicted instead.",
+            percent(f.above_cap_fraction),
+            format_bytes(f.peak_size_bytes),
+            percent(f.peak_size_bytes as f64 / f.c_max_bytes.max(1) as f64 - 1.0),
+        ));
+    }
     if f.giveback_events > 0 || base.giveback_events > 0 {
         let trend = if f.pressure_deficit_byte_seconds < base.pressure_deficit_byte_seconds * 0.95 {
             "falls"
@@ -379,6 +387,23 @@ mod tests {
         let v = verdict(&calm);
         assert!(v.contains("never short of memory"), "{v}");
         assert!(v.ends_with("It is a trade, not a free fix."), "{v}");
+    }
+
+    /// A capped ARC above its cap says so, with the share of time and how
+    /// far; the uncapped fixture says nothing of it.
+    #[test]
+    fn an_arc_above_its_cap_is_explained() {
+        assert!(!fixture().verdict.contains("above its cap"));
+        let mut r = fixture();
+        let row = r.rows.iter_mut().find(|x| x.cap == "8G").unwrap();
+        row.above_cap_fraction = 0.102;
+        row.peak_size_bytes = 11 << 30;
+        decide(&mut r, None).unwrap();
+        let v = &r.verdict;
+        assert!(
+            v.contains("stays more than 1 % above its cap 10.20 % of the time, at up to 11.00 GiB (37.50 % over)"),
+            "{v}"
+        );
     }
 
     #[test]
