@@ -60,7 +60,7 @@ impl Pinned {
 /// ARC bytes one inode kept in the kernel's inode cache holds (its
 /// `dnode_t`, its dbufs and its bonus buffer), measured on a real OpenZFS
 /// 2.2+ Linux host (`data/arcstats/linux-openzfs22plus-telegraf.arcstats`):
-/// `bonus_size` 246,963,136 B is 771,760 bonus buffers of 320 B (the bonus
+/// `bonus_size` 246,963,136 B is about 771,760 bonus buffers of 320 B (the bonus
 /// space of a 512-byte dnode, `DN_SLOTS_TO_BONUSLEN(1)`), which hold
 /// `dnode_size` 1,104,341,896 B (1,431 B each) and `dbuf_size` 301,577,840 B
 /// (391 B each): 2,142 B per cached inode.

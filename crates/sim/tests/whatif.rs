@@ -328,3 +328,46 @@ fn scenario_errors() {
         assert!(workload::builtin(s.workload.as_deref().unwrap()).is_some());
     }
 }
+
+/// The homelab's held memory comes from a real host, and the per-file bytes
+/// of `[[held]]` from the same file: its `bonus_size` is about that many
+/// 320-byte bonus buffers (`DN_SLOTS_TO_BONUSLEN(1)`), whose dnodes and dbufs make
+/// `dnode_size` and `dbuf_size` (data/arcstats/README.md says where the file
+/// comes from).
+#[test]
+fn held_memory_is_the_real_hosts() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/arcstats/linux-openzfs22plus-telegraf.arcstats"
+    ))
+    .unwrap();
+    let get = |name: &str| -> u64 {
+        text.lines()
+            .find_map(|l| {
+                let mut f = l.split_whitespace();
+                (f.next() == Some(name)).then(|| f.nth(1).unwrap().parse().unwrap())
+            })
+            .unwrap()
+    };
+    let sc = scenario::builtin("homelab").unwrap();
+    assert_eq!(sc.pinned.dnode_bytes, get("dnode_size"));
+    assert_eq!(sc.pinned.dbuf_bytes, get("dbuf_size"));
+    assert_eq!(sc.pinned.bonus_bytes, get("bonus_size"));
+    // 771,759.8: not a whole number (a few dnodes are larger than 512 B
+    // and their bonus space with them), so the count is rounded.
+    let inodes = (get("bonus_size") as f64 / 320.0).round() as u64;
+    assert_eq!(inodes, 771_760);
+    let per = scenario::HELD_PER_FILE;
+    assert_eq!(per.bonus_bytes, 320);
+    assert_eq!(
+        per.dnode_bytes,
+        (get("dnode_size") as f64 / inodes as f64).round() as u64
+    );
+    assert_eq!(
+        per.dbuf_bytes,
+        (get("dbuf_size") as f64 / inodes as f64).round() as u64
+    );
+    // The same host's RAM is the blog's: 31.23 GiB, c_max = RAM − 1 GiB.
+    assert_eq!(get("c_max"), get("memory_all_bytes") - (1 << 30));
+    assert!((get("memory_all_bytes") as f64 / sc.ram_bytes as f64 - 1.0).abs() < 0.001);
+}
