@@ -458,6 +458,16 @@ pub(crate) fn validate(s: &Shape, c: Option<usize>, needs_rate: bool) -> Result<
             block_ok(c, k.size)?;
             fraction(c, "metadata_fraction", k.metadata_fraction)?;
             fraction(c, "write_fraction", k.write_fraction)?;
+            if k.prefill && k.metadata_fraction >= 1.0 {
+                return Err(bad(
+                    c,
+                    "prefill",
+                    "`prefill` reads the component's data blocks once; with \
+                     `metadata_fraction` = 1 it reads none of them afterwards, so there \
+                     is nothing to prefill"
+                        .into(),
+                ));
+            }
         }
         Shape::Scan(k) => {
             block_ok(c, k.size)?;
