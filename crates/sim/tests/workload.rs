@@ -108,6 +108,16 @@ fn bad_input_is_reported_with_its_line() {
         e.starts_with("w.toml: line 6: unknown field `alpah`"),
         "{e}"
     );
+    // A prefill of a metadata-only component would read blocks it never
+    // reads again.
+    let e = err(
+        "kind = \"zipf\"\nalpha = 1\nobjects = 10\nrate = 5\nduration_secs = 1\n\
+                 metadata_fraction = 1.0\nprefill = true\n",
+    );
+    assert!(
+        e.starts_with("w.toml: line 7: `prefill` reads the component's data blocks once"),
+        "{e}"
+    );
     let e = err("kind = \"zipf\"\nalpha = 1\nobjects = [\n");
     assert!(e.starts_with("w.toml: line 3:"), "{e}");
     let e = err("kind = \"zipf\"\nalpha = 1\nobjects = 10\nrate = -5\nduration_secs = 1\n");
