@@ -256,17 +256,8 @@ fn limits_match_the_blog_and_the_fixtures() {
     }
     // The OpenZFS ≥ 2.3 fixture: memory_all_bytes 33532497920 gives c_max
     // 32458756096 and arc_sys_free 1223678080 (values read from the file).
-    let text = std::fs::read_to_string(arclab_testdata::path(
-        "arcstats/linux-openzfs22plus-telegraf.arcstats",
-    ))
-    .unwrap();
-    let field = |name: &str| -> u64 {
-        text.lines()
-            .find_map(|l| {
-                let mut w = l.split_whitespace();
-                (w.next() == Some(name)).then(|| w.nth(1).unwrap().parse().unwrap())
-            })
-            .unwrap()
+    let field = |name: &str| {
+        arclab_testdata::arcstat("arcstats/linux-openzfs22plus-telegraf.arcstats", name)
     };
     let ram = field("memory_all_bytes").to_string();
     let v = json(&["limits", "--ram", &ram, "--zfs-version", "2.3", "--json"]);

@@ -458,34 +458,26 @@ impl Scenario {
             });
             DescriptionError::new(origin, line, msg)
         };
-        let mut last = 0.0;
-        for (i, d) in self.demand.iter().enumerate() {
-            if !(d.at_secs.is_finite() && d.at_secs >= last) {
-                return Err(point_err(
-                    "demand",
-                    i,
-                    "at_secs",
-                    format!(
-                        "demand points must be in time order from 0 s, got at_secs = {}",
-                        d.at_secs
-                    ),
-                ));
+        let in_order = |table: &str, ats: &mut dyn Iterator<Item = f64>| {
+            let mut last = 0.0;
+            for (i, at) in ats.enumerate() {
+                if !(at.is_finite() && at >= last) {
+                    return Err(point_err(
+                        table,
+                        i,
+                        "at_secs",
+                        format!(
+                            "{table} points must be in time order from 0 s, got at_secs = {at}"
+                        ),
+                    ));
+                }
+                last = at;
             }
-            last = d.at_secs;
-        }
-        let mut last = 0.0;
+            Ok(())
+        };
+        in_order("demand", &mut self.demand.iter().map(|d| d.at_secs))?;
+        in_order("held", &mut self.held.iter().map(|h| h.at_secs))?;
         for (i, h) in self.held.iter().enumerate() {
-            if !(h.at_secs.is_finite() && h.at_secs >= last) {
-                return Err(point_err(
-                    "held",
-                    i,
-                    "at_secs",
-                    format!(
-                        "held points must be in time order from 0 s, got at_secs = {}",
-                        h.at_secs
-                    ),
-                ));
-            }
             if h.files > MAX_HELD_FILES {
                 return Err(point_err(
                     "held",
@@ -497,7 +489,6 @@ impl Scenario {
                     ),
                 ));
             }
-            last = h.at_secs;
         }
         self.arc_config(None).map(|_| ()).map_err(|e| {
             let line = crate::workload::find_key_line(text, "arc_max");

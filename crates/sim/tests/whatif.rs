@@ -336,18 +336,8 @@ fn scenario_errors() {
 /// comes from).
 #[test]
 fn held_memory_is_the_real_hosts() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/arcstats/linux-openzfs22plus-telegraf.arcstats"
-    ))
-    .unwrap();
-    let get = |name: &str| -> u64 {
-        text.lines()
-            .find_map(|l| {
-                let mut f = l.split_whitespace();
-                (f.next() == Some(name)).then(|| f.nth(1).unwrap().parse().unwrap())
-            })
-            .unwrap()
+    let get = |name: &str| {
+        arclab_testdata::arcstat("arcstats/linux-openzfs22plus-telegraf.arcstats", name)
     };
     let sc = scenario::builtin("homelab").unwrap();
     assert_eq!(sc.pinned.dnode_bytes, get("dnode_size"));

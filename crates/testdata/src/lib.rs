@@ -22,6 +22,24 @@ pub fn dir() -> PathBuf {
     manifest.ancestors().nth(2).unwrap_or(manifest).join("data")
 }
 
+/// The value of row `name` of the arcstats file `rel` under `data/` (rows are
+/// `name type value`, split on whitespace).
+///
+/// # Panics
+///
+/// When the file or the row is missing or the value is not a `u64`.
+#[track_caller]
+pub fn arcstat(rel: &str, name: &str) -> u64 {
+    let text = std::fs::read_to_string(path(rel)).expect("readable test data");
+    text.lines()
+        .find_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some(name)).then(|| w.nth(1).and_then(|v| v.parse().ok()))
+        })
+        .flatten()
+        .unwrap_or_else(|| panic!("{rel} has no u64 row `{name}`"))
+}
+
 /// The file `rel` under `data/` (for example `"traces/OLTP.lis.zst"` or
 /// `"arcstats/linux-zol07-node_exporter.arcstats"`).
 ///
