@@ -56,9 +56,13 @@
 pub mod device;
 pub mod plan;
 pub mod report;
+mod result;
 pub mod selfcheck;
 pub mod verdict;
 pub mod words;
+
+use result::SizeStats;
+pub use result::{GiveBack, Point, RunResult, giveback};
 
 use crate::engine::Engine;
 use crate::model::ZfsSpec;
@@ -69,7 +73,7 @@ use crate::scenario::{Pinned, Scenario};
 use crate::workload::WorkloadSpec;
 use arclab_arc::Request;
 use arclab_arc::limits::MIN_ARC_MAX;
-use arclab_arc::model::{ArcCache, ArcConfig, ArcStats, Miniature};
+use arclab_arc::model::{ArcCache, ArcConfig, Miniature};
 use std::convert::Infallible;
 
 /// One run: a target on a scenario.
@@ -94,93 +98,6 @@ pub struct RunSpec {
     /// the prefetcher runs.
     pub sample_units: SampleUnits,
 }
-/// The state of the run at one instant (bytes of the full-size host).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Point {
-    /// Simulated time.
-    pub t_ns: u64,
-    /// ARC `size` (baselines: occupied bytes).
-    pub size_bytes: u64,
-    /// ARC target `c` (baselines: capacity).
-    pub c_bytes: u64,
-    /// Other processes' demand.
-    pub other_demand_bytes: u64,
-    /// What the other processes want but cannot have (baselines: 0).
-    pub deficit_bytes: u64,
-}
-
-/// What the ARC gave back during one rise of the other processes' demand.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GiveBack {
-    /// When the demand started rising.
-    pub start_ns: u64,
-    /// ARC bytes released from then until it stopped shrinking.
-    pub bytes: u64,
-    /// From the start until the ARC stopped shrinking.
-    pub duration_ns: u64,
-}
-
-/// The outcome of one run.
-#[derive(Clone, Debug, Default)]
-pub struct RunResult {
-    /// The run's label.
-    pub label: String,
-    /// Requests after the warm-up (all of them, sampled or not).
-    pub n_req: u64,
-    /// Demand misses after the warm-up (estimated when sampled): demand
-    /// reads that went to the disk, as arcstat's `dmis` counts them (a
-    /// demand read of a block a prefetch is still reading is not one).
-    pub n_miss: u64,
-    /// `n_req − n_miss` (writes count as hits for the ZFS model).
-    pub hits: u64,
-    /// Simulated time of the whole run (up to the last request).
-    pub duration_ns: u64,
-    /// The warm-up left out of the counters.
-    pub warmup_ns: u64,
-    /// `hits / n_req`.
-    pub hit_ratio: f64,
-    /// Demand misses per second of measured (post-warm-up) time.
-    pub misses_per_sec: f64,
-    /// Missed bytes per second of measured time.
-    pub miss_bytes_per_sec: f64,
-    /// Prefetch reads that missed the ARC per second of measured time (ZFS
-    /// model with prefetch on; 0 otherwise): each one is a disk read too.
-    pub prefetch_reads_per_sec: f64,
-    /// Every read sent to the pool per second of measured time: the demand
-    /// misses plus the prefetch reads that missed the ARC.
-    pub disk_reads_per_sec: f64,
-    /// Their bytes per second.
-    pub disk_bytes_per_sec: f64,
-    /// The prefetch reads as runs of consecutive blocks of one file and
-    /// level (what the pool can merge, [`device::Device::ios_per_sec`]).
-    pub prefetch_runs: Vec<device::ReadRun>,
-    /// Mean of the series' sizes after the warm-up.
-    pub mean_size_bytes: f64,
-    /// Median of the series' sizes after the warm-up (the upper one of an
-    /// even count).
-    pub median_size_bytes: u64,
-    /// Largest series size after the warm-up.
-    pub peak_size_bytes: u64,
-    /// Smallest target `c` in the series after the warm-up.
-    pub min_c_bytes: u64,
-    /// The share of the series' points after the warm-up whose size is
-    /// more than 1 % above `c_max`: the ARC over its cap by more than the
-    /// overflow it allows itself (`c >> zfs_arc_overflow_shift`, 0.4 %).
-    pub above_cap_fraction: f64,
-    /// `c_max` (baselines: capacity).
-    pub c_max_bytes: u64,
-    /// ∫ deficit dt over the whole run (byte·seconds).
-    pub pressure_deficit_byte_seconds: f64,
-    /// One entry per rise of the other processes' demand.
-    pub giveback: Vec<GiveBack>,
-    /// A point every `series_step_ns`.
-    pub series: Vec<Point>,
-    /// arcstats at the end (ZFS model; of the miniature when sampled).
-    pub arcstats: Option<ArcStats>,
-    /// The sampling rate used, when sampled.
-    pub sampled: Option<f64>,
-}
-
 /// Charge `p` (full-size bytes, scaled by `r`) to the ARC as what it holds
 /// and cannot evict.
 fn set_pinned(a: &mut ArcCache, p: &Pinned, r: f64) {
@@ -420,21 +337,6 @@ impl<'a> Run<'a> {
             0.0
         };
         let n_miss = (miss_ratio * n_req as f64).round() as u64;
-        let series = self.series;
-        let after: Vec<&Point> = series.iter().filter(|p| p.t_ns >= warm).collect();
-        let mean_size_bytes = if after.is_empty() {
-            series.last().map_or(0.0, |p| p.size_bytes as f64)
-        } else {
-            after.iter().map(|p| p.size_bytes as f64).sum::<f64>() / after.len() as f64
-        };
-        let peak_size_bytes = after.iter().map(|p| p.size_bytes).max().unwrap_or(0);
-        let mut sizes: Vec<u64> = after.iter().map(|p| p.size_bytes).collect();
-        sizes.sort_unstable();
-        let median_size_bytes = sizes
-            .get(sizes.len() / 2)
-            .copied()
-            .unwrap_or(peak_size_bytes);
-        let min_c_bytes = after.iter().map(|p| p.c_bytes).min().unwrap_or(0);
         let (arcstats, c_max_bytes, deficit) = match &self.engine {
             Engine::Zfs(z) => {
                 let s = z.stats();
@@ -453,6 +355,8 @@ impl<'a> Run<'a> {
             }
             _ => (0, 0, Vec::new()),
         };
+        let series = self.series;
+        let sizes = SizeStats::of(&series, warm, c_max_bytes);
         let misses_per_sec = per_s(n_miss as f64);
         let miss_bytes_per_sec = per_s(self.miss_bytes_s as f64 * inv);
         let prefetch_reads_per_sec = per_s(pf_reads as f64 * inv);
@@ -478,16 +382,11 @@ impl<'a> Run<'a> {
             disk_reads_per_sec: misses_per_sec + prefetch_reads_per_sec,
             disk_bytes_per_sec: miss_bytes_per_sec + per_s(pf_bytes as f64 * inv),
             prefetch_runs,
-            mean_size_bytes,
-            median_size_bytes,
-            peak_size_bytes,
-            min_c_bytes,
-            above_cap_fraction: if after.is_empty() {
-                0.0
-            } else {
-                let over = c_max_bytes + c_max_bytes / 100;
-                after.iter().filter(|p| p.size_bytes > over).count() as f64 / after.len() as f64
-            },
+            mean_size_bytes: sizes.mean,
+            median_size_bytes: sizes.median,
+            peak_size_bytes: sizes.peak,
+            min_c_bytes: sizes.min_c,
+            above_cap_fraction: sizes.above_cap,
             c_max_bytes,
             pressure_deficit_byte_seconds: deficit,
             giveback: giveback(&series),
@@ -653,39 +552,6 @@ fn source_sampling(specs: &[RunSpec]) -> Option<(Vec<SpatialSampler>, u64)> {
         }
     }
     Some((samplers, from_ns))
-}
-
-/// Per rise of the demand: the ARC bytes released from its start until the
-/// ARC stopped shrinking (at the series' resolution).
-pub fn giveback(series: &[Point]) -> Vec<GiveBack> {
-    let mut out = Vec::new();
-    let mut i = 1;
-    while i < series.len() {
-        if series[i].other_demand_bytes <= series[i - 1].other_demand_bytes {
-            i += 1;
-            continue;
-        }
-        let start = i - 1;
-        let s0 = series[start].size_bytes;
-        let (mut min_s, mut min_i) = (s0, start);
-        let mut j = i;
-        while j < series.len()
-            && (series[j].other_demand_bytes > series[j - 1].other_demand_bytes
-                || series[j].size_bytes < series[j - 1].size_bytes)
-        {
-            if series[j].size_bytes < min_s {
-                (min_s, min_i) = (series[j].size_bytes, j);
-            }
-            j += 1;
-        }
-        out.push(GiveBack {
-            start_ns: series[start].t_ns,
-            bytes: s0 - min_s,
-            duration_ns: series[min_i].t_ns - series[start].t_ns,
-        });
-        i = j.max(i + 1);
-    }
-    out
 }
 
 /// Why `workload` on `scenario` would count nothing: the counters leave out
