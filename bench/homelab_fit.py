@@ -6,7 +6,7 @@
    uncapped and at zfs_arc_max = 8 GiB, beside the blog's figures.
 2. What the after would need: the same 8 GiB run with more files' inodes
    kept cached by the kernel once the cap has freed memory (`[[held]]`, each
-   file 2,142 B of dnode, dbuf and bonus buffer). These are not fits: they
+   file 4,559 B of dnode, dbuf, bonus buffer and dnode block). These are not fits: they
    show how much held memory the blog's after figures correspond to.
 
     python3 bench/homelab_fit.py [--sample-rate R]     # R = 0.01 by default
@@ -75,15 +75,15 @@ def main():
     show("model 8 GiB (the prediction)", c, u["disk_reads_per_sec"])
     print()
     print("what the after would need: files the kernel keeps cached after the cap (not fits)")
-    for n in [500_000, 1_000_000, 1_500_000, 2_000_000, 3_000_000, 4_750_000]:
+    for n in [250_000, 500_000, 750_000, 1_000_000, 1_800_000]:
         r = run(base + held_points([(0, n)]), "8G", a.sample_rate)[0]
         show(f"8 GiB, +{n / 1e6:.2f} M files held", r, u["disk_reads_per_sec"])
-    # +1.5 M files by day, rising to +4.75 M while the nightly backup walks
+    # +0.5 M files by day, rising to +1.8 M while the nightly backup walks
     # every file (02:00-03:00), back by 06:00.
-    walk = [(0, 1_500_000), (7200, 1_500_000), (10800, 4_750_000), (14400, 4_750_000),
-            (21600, 1_500_000)]
+    walk = [(0, 500_000), (7200, 500_000), (10800, 1_800_000), (14400, 1_800_000),
+            (21600, 500_000)]
     r = run(base + held_points(walk), "8G", a.sample_rate)[0]
-    show("8 GiB, +1.5 M, +4.75 M in the walk", r, u["disk_reads_per_sec"])
+    show("8 GiB, +0.5 M, +1.8 M in the walk", r, u["disk_reads_per_sec"])
 
 
 if __name__ == "__main__":

@@ -59,7 +59,14 @@ fn every_fixture_becomes_a_scenario_whatif_loads() {
             Some(dn) => dn + r["dbuf_size"] + r["bonus_size"],
             None => r["other_size"],
         };
-        assert_eq!(s.pinned.total(), pinned, "{name}");
+        // Plus the metadata it cannot evict: metadata_size − Σ evictable.
+        let evictable: u64 = ["anon", "mru", "mfu", "uncached"]
+            .iter()
+            .filter_map(|st| r.get(&format!("{st}_evictable_metadata")))
+            .sum();
+        let held = r.get("metadata_size").map_or(0, |m| m - evictable);
+        assert_eq!(s.pinned.metadata_bytes, held, "{name}");
+        assert_eq!(s.pinned.total(), pinned + held, "{name}");
         assert_eq!(
             s.demand[0].bytes,
             (total_kib - avail_kib) * 1024 - r["size"],

@@ -69,10 +69,17 @@ fn prefetch_off_is_compared_with_prefetch_on_and_with_its_own_default() {
             format!("{:.1} k", v / 1e3)
         }
     };
-    let want = format!(
-        "demand misses/s ({} disk reads/s against {}/s)",
-        rate(d(off)),
-        rate(d(on))
-    );
-    assert!(verdict.contains(&want), "{want}\n{verdict}");
+    // Said when either row's disk reads print differently from its demand
+    // misses (on the built-in homelab, sampled, its prefetch reads may be
+    // too few to show; the verdict's unit tests cover both cases).
+    if rate(d(on)) != rate(m(on)) || rate(d(off)) != rate(m(off)) {
+        let want = format!(
+            "demand misses/s ({} disk reads/s against {}/s)",
+            rate(d(off)),
+            rate(d(on))
+        );
+        assert!(verdict.contains(&want), "{want}\n{verdict}");
+    } else {
+        assert!(!verdict.contains("disk reads/s against"), "{verdict}");
+    }
 }

@@ -48,26 +48,39 @@ pub struct Pinned {
     /// `bonus_size`.
     #[serde(default, with = "bytes")]
     pub bonus_bytes: u64,
+    /// Metadata the ARC cannot evict: the dnode blocks cached dnodes keep
+    /// referenced (arcstats `metadata_size` − `mru_evictable_metadata` −
+    /// `mfu_evictable_metadata`), charged as MFU metadata on no evictable list.
+    #[serde(default, with = "bytes", skip_serializing_if = "is_zero")]
+    pub metadata_bytes: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Pinned {
     /// All pinned bytes.
     pub fn total(&self) -> u64 {
-        self.dnode_bytes + self.dbuf_bytes + self.bonus_bytes
+        self.dnode_bytes + self.dbuf_bytes + self.bonus_bytes + self.metadata_bytes
     }
 }
 
 /// ARC bytes one inode kept in the kernel's inode cache holds (its
-/// `dnode_t`, its dbufs and its bonus buffer), measured on a real OpenZFS
-/// 2.2+ Linux host (`data/arcstats/linux-openzfs22plus-telegraf.arcstats`):
+/// `dnode_t`, its dbufs, its bonus buffer and its share of the dnode blocks
+/// kept referenced), measured on a real OpenZFS 2.3 Linux host (`data/arcstats/linux-openzfs22plus-telegraf.arcstats`):
 /// `bonus_size` 246,963,136 B is about 771,760 bonus buffers of 320 B (the bonus
 /// space of a 512-byte dnode, `DN_SLOTS_TO_BONUSLEN(1)`), which hold
 /// `dnode_size` 1,104,341,896 B (1,431 B each) and `dbuf_size` 301,577,840 B
-/// (391 B each): 2,142 B per cached inode.
+/// (391 B each), and the metadata it cannot evict
+/// (`metadata_size` − `mru_evictable_metadata` − `mfu_evictable_metadata` =
+/// 1,865,288,704 B, the dnode blocks those dnodes keep: 2,417 B each): 4,559
+/// B per cached inode.
 pub const HELD_PER_FILE: Pinned = Pinned {
     dnode_bytes: 1_431,
     dbuf_bytes: 391,
     bonus_bytes: 320,
+    metadata_bytes: 2_417,
 };
 
 /// The most files a `[[held]]` point may name (2^36, ~69 G): bounds the
@@ -169,14 +182,16 @@ prefetch = true
 workload = "homelab"
 warmup_secs = 3600
 
-# Dnodes, dbufs and bonus buffers of the inodes the kernel keeps cached: what
-# a real 31.2 GiB OpenZFS 2.2 host holds (data/arcstats/
-# linux-openzfs22plus-telegraf.arcstats: dnode_size, dbuf_size, bonus_size;
-# 771,760 inodes). Not fitted.
+# What the ARC holds for the inodes the kernel keeps cached (dnodes, dbufs,
+# bonus buffers, and the dnode blocks they keep referenced): what a real
+# 31.2 GiB OpenZFS 2.3 host holds (data/arcstats/
+# linux-openzfs22plus-telegraf.arcstats: dnode_size, dbuf_size, bonus_size,
+# metadata_size - the evictable metadata; ~771,760 inodes). Not fitted.
 [pinned]
 dnode_bytes = 1104341896
 dbuf_bytes = 301577840
 bonus_bytes = 246963136
+metadata_bytes = 1865288704
 
 # The containers' memory. An uncapped ARC fills what they leave, so their
 # level is fitted on the ARC's size: 21.5 GiB by day gives the blog's median
@@ -516,6 +531,7 @@ impl Scenario {
             dnode_bytes: p.dnode_bytes + n * HELD_PER_FILE.dnode_bytes,
             dbuf_bytes: p.dbuf_bytes + n * HELD_PER_FILE.dbuf_bytes,
             bonus_bytes: p.bonus_bytes + n * HELD_PER_FILE.bonus_bytes,
+            metadata_bytes: p.metadata_bytes + n * HELD_PER_FILE.metadata_bytes,
         }
     }
 
@@ -577,7 +593,7 @@ mod tests {
     }
 
     /// `[[held]]`: piecewise linear in files, each file the real host's
-    /// 1,431 + 391 + 320 bytes on top of `[pinned]`.
+    /// 1,431 + 391 + 320 + 2,417 bytes on top of `[pinned]`.
     #[test]
     fn held_files_add_to_the_pinned_memory() {
         let s = Scenario::from_toml_str(
@@ -591,10 +607,10 @@ mod tests {
         assert_eq!(s.held_files_at(99_000_000_000), 3000);
         let p = s.pinned_at(15_000_000_000);
         assert_eq!(
-            (p.dnode_bytes, p.dbuf_bytes, p.bonus_bytes),
-            (1000 + 2000 * 1431, 2000 * 391, 2000 * 320)
+            (p.dnode_bytes, p.dbuf_bytes, p.bonus_bytes, p.metadata_bytes),
+            (1000 + 2000 * 1431, 2000 * 391, 2000 * 320, 2000 * 2417)
         );
-        assert_eq!(HELD_PER_FILE.total(), 2142);
+        assert_eq!(HELD_PER_FILE.total(), 4559);
         // Written back, the points survive.
         let again = Scenario::from_toml_str(&s.to_toml_string(), "again").unwrap();
         assert_eq!(again, s);

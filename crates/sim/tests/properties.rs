@@ -82,7 +82,11 @@ proptest! {
     }
 
     /// Multiplying every size and the capacity by k leaves the hit/miss
-    /// sequence of the size-scaled ARC (and LRU, FIFO, SIEVE) unchanged.
+    /// sequence of LRU, FIFO and SIEVE unchanged, and that of the size-scaled
+    /// ARC for k a power of two: ARC's `p` is an `f64` sum of ratio × size
+    /// terms, and only for a power of two is `p·k` the same number as the
+    /// sum of the scaled terms; for other k the rounding can flip
+    /// `|T1| == p` at a tie (proptest found k = 478, 2026-12-02).
     #[test]
     fn size_scaled_policies_are_scale_invariant(
         (cap, reqs) in stream(),
@@ -96,6 +100,9 @@ proptest! {
             ("sieve", |c| Box::new(Sieve::new(c))),
         ];
         for (name, make) in makers {
+            if name == "arc" && !k.is_power_of_two() {
+                continue;
+            }
             let mut a = make(cap);
             let mut b = make(cap * u64::from(k));
             for (n, &(key, size)) in reqs.iter().enumerate() {

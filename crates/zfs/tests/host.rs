@@ -101,7 +101,8 @@ fn every_fixture_gives_a_loadable_scenario_with_the_files_values() {
             "{name}"
         );
         assert_eq!(s.demand[0].at_secs, 0.0);
-        // Non-evictable metadata: a comment with metadata_size − Σ *_evictable_metadata.
+        // Non-evictable metadata: [pinned] metadata_bytes = metadata_size −
+        // Σ *_evictable_metadata, with a comment saying so.
         let ev: u64 = ["anon", "mru", "mfu", "uncached"]
             .iter()
             .filter_map(|st| r.get(&format!("{st}_evictable_metadata")))
@@ -111,6 +112,7 @@ fn every_fixture_gives_a_loadable_scenario_with_the_files_values() {
             toml.contains(&format!("= {held} bytes")),
             "{name}: {held}\n{toml}"
         );
+        assert_eq!(s.pinned.metadata_bytes, held, "{name}");
         // The version's evidence is a comment above zfs_version.
         let before = toml.split("\nzfs_version").next().unwrap();
         assert!(

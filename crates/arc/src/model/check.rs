@@ -80,6 +80,7 @@ impl ArcCache {
         if listed != seen {
             return Err(format!("{listed} nodes flagged listed, {seen} on lists"));
         }
+        sz[State::Mfu as usize][1] += self.held_meta;
         if sz != self.sz {
             return Err(format!("recomputed sizes {sz:?} != kept {:?}", self.sz));
         }

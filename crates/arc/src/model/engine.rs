@@ -146,6 +146,9 @@ pub struct ArcCache {
     pub(super) dnode: u64,
     pub(super) dbuf: u64,
     pub(super) bonus: u64,
+    /// Metadata buffers held by dbufs the model does not track (the dnode
+    /// blocks of cached dnodes): in `sz[Mfu][META]`, on no list.
+    pub(super) held_meta: u64,
     pub(super) other_demand: u64,
     pub(super) now: u64,
     pub(super) tick: u32,
@@ -286,6 +289,7 @@ impl ArcCache {
             dnode: 0,
             dbuf: 0,
             bonus: 0,
+            held_meta: 0,
             other_demand: 0,
             now: 0,
             tick: 0,

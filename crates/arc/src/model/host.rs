@@ -446,6 +446,22 @@ impl ArcCache {
         self.bonus = bonus_bytes;
     }
 
+    /// Metadata buffers the ARC holds and cannot evict beyond what the model
+    /// tracks: the dnode blocks (and their indirect blocks) that cached
+    /// dnodes keep referenced through their dbufs. Charged to MFU metadata
+    /// (`mfu_metadata`, `metadata_size`, `arc_meta_used`) and on no
+    /// evictable list, so eviction cannot take it and `arc_evict` counts it
+    /// as non-evictable metadata (which asks `arc_prune` for dnodes). Takes
+    /// effect at once, like [`ArcCache::set_pinned`].
+    pub fn set_held_metadata(&mut self, bytes: u64) {
+        if self.other_demand != 0 {
+            self.integrate(self.now);
+        }
+        let m = &mut self.sz[State::Mfu as usize][META];
+        *m = *m - self.held_meta + bytes;
+        self.held_meta = bytes;
+    }
+
     /// Write `zfs_arc_max` at runtime (Linux `param_set_arc_max` →
     /// `arc_tuning_update`; FreeBSD sysctl), with this version's semantics.
     pub fn set_arc_max(&mut self, bytes: u64) -> Verdict {

@@ -103,6 +103,7 @@ pub struct RunSpec {
 fn set_pinned(a: &mut ArcCache, p: &Pinned, r: f64) {
     let s = |b: u64| (b as f64 * r).round() as u64;
     a.set_pinned(s(p.dnode_bytes), s(p.dbuf_bytes), s(p.bonus_bytes));
+    a.set_held_metadata(s(p.metadata_bytes));
 }
 
 /// Scale a configuration by `r` for miniature simulation (see the module docs).

@@ -197,7 +197,7 @@ pub fn verdict(report: &Report) -> String {
     }
     if f.above_cap_fraction > 0.0 {
         s.push(format!(
-            "Yet it stays more than 1 % above its cap {} of the time, at up to {} ({} over): memory it holds and cannot evict (the scenario's [pinned] and [[held]]: dnodes, dbufs and bonus buffers of the inodes the kernel keeps) is more than the cap leaves room for, and what it can evict is evicted instead.",
+            "Yet it stays more than 1 % above its cap {} of the time, at up to {} ({} over): memory it holds and cannot evict (the scenario's [pinned] and [[held]]: the dnodes, dbufs, bonus buffers and dnode blocks of the inodes the kernel keeps) is more than the cap leaves room for, and what it can evict is evicted instead.",
             percent(f.above_cap_fraction),
             format_bytes(f.peak_size_bytes),
             percent(f.peak_size_bytes as f64 / f.c_max_bytes.max(1) as f64 - 1.0),

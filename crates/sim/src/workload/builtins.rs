@@ -12,7 +12,7 @@ duration_secs = 86400
 # The blog: about 22,000 hits a second.
 rate = 22000
 
-# Metadata reads: 82 % of the reads, as on a real 31.2 GiB OpenZFS 2.2 host
+# Metadata reads: 82 % of the reads, as on a real 31.2 GiB OpenZFS 2.3 host
 # (data/arcstats/linux-openzfs22plus-telegraf.arcstats: demand_metadata_hits
 # are 82.5 % of the demand hits). Each reads the indirect block (L1) over a
 # Zipf-popular block of 2 GiB of 16 KiB records: a small hot set (128 blocks)
@@ -25,14 +25,14 @@ objects = 131072
 size = "16KiB"
 metadata_fraction = 1.0
 
-# Container images, shared libraries, application data: 5.25 GiB of 128 KiB
+# Container images, shared libraries, application data: 3.25 GiB of 128 KiB
 # records. Its size is the one fitted number of the workload: it gives the
 # blog's 20 misses a second (99.91 % hits) uncapped.
 [[components]]
 kind = "zipf"
 weight = 0.14
 alpha = 1.0
-objects = 43008
+objects = 26624
 size = "128KiB"
 prefill = true
 

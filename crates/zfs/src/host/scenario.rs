@@ -7,7 +7,7 @@
 //! | `zfs_version` | sysfs `module/zfs/version` when given, else inferred from the arcstats rows ([`crate::version::infer`]); the evidence is written as a comment |
 //! | `arc_max`, `arc_min` | the module parameters `zfs_arc_max`/`zfs_arc_min` when given and in force (equal to arcstats `c_max`/`c_min`; 0 = automatic: left out); else arcstats `c_max`/`c_min` |
 //! | `prefetch` | `!zfs_prefetch_disable` when given, else on (the default) |
-//! | `[pinned]` | arcstats `dnode_size`, `dbuf_size`, `bonus_size`; releases that export only `other_size` (their sum) have it counted as `dbuf_bytes` |
+//! | `[pinned]` | arcstats `dnode_size`, `dbuf_size`, `bonus_size`; releases that export only `other_size` (their sum) have it counted as `dbuf_bytes`; `metadata_bytes`: the metadata it cannot evict, `metadata_size − Σ *_evictable_metadata` |
 //! | `[[demand]]` | meminfo: `MemTotal − MemAvailable − size` (see below) |
 //!
 //! **Other processes' memory.** On Linux the ARC's buffers are neither page
@@ -17,9 +17,6 @@
 //! arcstats `size`; subtracting only its non-evictable part would charge the
 //! evictable cache to the other processes. So the demand is
 //! `MemTotal − MemAvailable − size` (never below 0), one point at `t = 0`.
-//!
-//! Non-evictable metadata (`metadata_size − Σ *_evictable_metadata`) is
-//! written as a comment only: the scenario's `[pinned]` has no key for it.
 
 use std::collections::BTreeMap;
 
@@ -247,7 +244,7 @@ pub fn scenario_from_host(inp: &HostInputs<'_>) -> Result<HostScenario, HostErro
         snap.get_u64("dbuf_size"),
         snap.get_u64("bonus_size"),
     );
-    let pinned = if dn.is_some() || db.is_some() || bo.is_some() {
+    let mut pinned = if dn.is_some() || db.is_some() || bo.is_some() {
         note(
             "pinned",
             "arcstats dnode_size, dbuf_size, bonus_size".into(),
@@ -256,6 +253,7 @@ pub fn scenario_from_host(inp: &HostInputs<'_>) -> Result<HostScenario, HostErro
             dnode_bytes: dn.unwrap_or(0),
             dbuf_bytes: db.unwrap_or(0),
             bonus_bytes: bo.unwrap_or(0),
+            ..Pinned::default()
         }
     } else if let Some(o) = snap.get_u64("other_size") {
         note(
@@ -283,9 +281,10 @@ pub fn scenario_from_host(inp: &HostInputs<'_>) -> Result<HostScenario, HostErro
             note(
                 "pinned",
                 format!(
-                    "non-evictable metadata (metadata_size − Σ *_evictable_metadata) = {held} bytes: not a [pinned] key, so not modelled"
+                    "metadata_bytes: metadata_size − Σ *_evictable_metadata = {held} bytes the ARC cannot evict"
                 ),
             );
+            pinned.metadata_bytes = held;
         }
     }
 
