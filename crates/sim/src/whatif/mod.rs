@@ -39,6 +39,10 @@
 //!
 //! let mut sc = scenario::builtin("homelab").unwrap();
 //! sc.warmup_secs = 1.0;
+//! // Nothing held: with the homelab's 3.28 GiB held from t = 0 and `c`
+//! // starting at `c_min` (2.0+), `c` needs ~2.3 GiB of misses to grow past
+//! // it, more than these 4 seconds bring.
+//! sc.pinned = scenario::Pinned::default();
 //! let w = workload::WorkloadSpec::from_toml_str(
 //!     "kind = \"zipf\"\nalpha = 1.0\nobjects = 5000\nrate = 5000\nduration_secs = 4\n",
 //!     "inline",
