@@ -113,15 +113,21 @@ pub(crate) fn find_line(text: &str, from: usize, pred: impl Fn(&str) -> bool) ->
         .map(|(i, _)| i + 1)
 }
 
-/// The line of `key` in the `component`-th `[[components]]` table (or at top
-/// level when `component` is `None`).
-pub(crate) fn line_of_key(text: &str, component: Option<usize>, key: &str) -> Option<usize> {
+/// The line of `key` in the `component`-th `[[table]]` table (or at top
+/// level, before the first `[[table]]`, when `component` is `None`).
+pub(crate) fn line_of_key(
+    text: &str,
+    table: &str,
+    component: Option<usize>,
+    key: &str,
+) -> Option<usize> {
     let mut start = 1;
     let mut end = usize::MAX;
+    let header = format!("[[{table}]]");
     let headers: Vec<usize> = text
         .lines()
         .enumerate()
-        .filter(|(_, l)| l.trim_start().starts_with("[["))
+        .filter(|(_, l)| l.trim() == header)
         .map(|(i, _)| i + 1)
         .collect();
     match component {

@@ -459,18 +459,8 @@ impl Scenario {
         if !(self.warmup_secs.is_finite() && self.warmup_secs >= 0.0) {
             return Err(err("warmup_secs", "`warmup_secs` must be ≥ 0".into()));
         }
-        // The line of `key` in the `i`-th `[[table]]`.
         let point_err = |table: &str, i: usize, key: &str, msg: String| {
-            let header = format!("[[{table}]]");
-            let start = text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| l.trim() == header)
-                .nth(i)
-                .map(|(n, _)| n + 2);
-            let line = start.and_then(|s| {
-                crate::error::find_line(text, s, |l| crate::error::key_of(l) == Some(key))
-            });
+            let line = crate::error::line_of_key(text, table, Some(i), key);
             DescriptionError::new(origin, line, msg)
         };
         let in_order = |table: &str, ats: &mut dyn Iterator<Item = f64>| {

@@ -148,7 +148,7 @@ impl WorkloadSpec {
         let spec: WorkloadSpec = toml::from_str(text)
             .map_err(|e| DescriptionError::from_toml(text, origin, &e, &KINDS.join(", ")))?;
         spec.check().map_err(|i| {
-            let line = error::line_of_key(text, i.component, i.key);
+            let line = error::line_of_key(text, "components", i.component, i.key);
             let at = i.component.map(|c| format!("component {}: ", c + 1));
             DescriptionError::new(
                 origin,
