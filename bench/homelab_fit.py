@@ -45,14 +45,12 @@ def held_points(points):
 
 
 def show(label, r, base=None):
-    secs = None
     x = r["disk_reads_per_sec"]
     mult = f"×{x / base:5.1f}" if base else "      "
     print(f"{label:<34} {r['hit_ratio'] * 100:7.3f} % {x:8.1f}/s {mult} "
           f"median {r['median_size_bytes'] / GIB:5.2f}  peak {r['peak_size_bytes'] / GIB:5.2f} GiB "
           f"({r['peak_size_bytes'] / r['c_max_bytes'] - 1:+6.1%} of c_max)  "
           f"c ≥ {r['min_c_bytes'] / GIB:4.2f}  >cap {r['above_cap_fraction']:5.1%}")
-    return secs
 
 
 def main():
