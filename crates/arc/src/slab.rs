@@ -101,7 +101,7 @@ fn fingerprint(h: u64) -> u32 {
 
 /// Hint the CPU to bring the cache line at `p` closer. Never faults.
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         // The one `unsafe` in arclab. SAFETY: `_mm_prefetch` is a hint: it
@@ -291,6 +291,21 @@ impl Index {
         prefetch(self.table.buckets.as_ptr().wrapping_add(i));
     }
 
+    /// Start loading node `i` (a hint; any index, `NIL` included, is fine).
+    #[inline(always)]
+    pub fn prefetch_slot(&self, i: u32) {
+        prefetch(self.nodes.as_ptr().wrapping_add(i as usize));
+    }
+
+    /// Start loading the home bucket of node `i`'s key, which must be live
+    /// (a hint; no effect on results).
+    #[inline(always)]
+    pub fn prefetch_slot_bucket(&self, i: u32) {
+        if let Some(n) = self.nodes.get(i as usize) {
+            self.prefetch_bucket(hash_key(n.key));
+        }
+    }
+
     /// Start loading the node that the home bucket of `h` names, if its
     /// fingerprint matches (a hint; best after [`Index::prefetch_bucket`]
     /// had time to land).
@@ -357,6 +372,8 @@ impl Index {
             let i = self.free;
             self.free = self.nodes[i as usize].next;
             self.nodes[i as usize] = node;
+            // The next insertion reuses the next free node: start its miss.
+            prefetch(self.nodes.as_ptr().wrapping_add(self.free as usize));
             i
         } else {
             let i = u32::try_from(self.nodes.len()).expect("more than 2^32-1 tracked objects");

@@ -58,6 +58,9 @@ impl Engine {
                     if let Some(n) = batch.get(i + 8) {
                         z.prefetch(n, 1);
                     }
+                    if let Some(n) = batch.get(i + 4) {
+                        z.prefetch(n, 2);
+                    }
                     let b = u64::from(r.size);
                     let hit = z.access(r);
                     c.n_req += 1;

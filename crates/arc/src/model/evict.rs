@@ -209,9 +209,11 @@ impl ArcCache {
     fn evict_hdr(&mut self, i: u32, st: State) -> u64 {
         let n = self.ix.nodes[i as usize];
         let size = u64::from(n.size);
+        let (l, s) = (li(st as u8, usize::from(n.tag & 1)), usize::from(n.aux));
         if st.is_ghost() {
             self.s.deleted += 1;
             self.destroy(i);
+            self.warm_tail(l, s, true);
             return size;
         }
         if n.freq & (F_PREFETCH | F_INDIRECT) != 0 {
@@ -241,6 +243,7 @@ impl ArcCache {
             State::Mru => self.change_state(i, State::MruGhost),
             _ => self.change_state(i, State::MfuGhost),
         }
+        self.warm_tail(l, s, false);
         size
     }
 

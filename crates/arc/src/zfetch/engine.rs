@@ -96,9 +96,52 @@ struct FileState {
     list: Vec<u16>,
     free: Vec<u16>,
     maxblkid: u64,
+    /// 2.2.4+ (whole-second `atime`): `(second, reap)`: before that second
+    /// no stream of this file has been idle longer than `reap` seconds
+    /// (`min(min_sec_reap, max_sec_reap)` when it was set), so
+    /// [`Zfetch::create_stream`] can skip both of its searches. A lower bound,
+    /// set after each full search and lowered when a stream's `atime` is set
+    /// (an `atime` only moves forward unless the clock does not). Random
+    /// reads, which fail to create a stream most of the time, need it.
+    idle_from: Option<(u32, u32)>,
 }
 
 impl FileState {
+    /// Whether no stream can be idle past `reap` seconds at `now` (see
+    /// `idle_from`).
+    fn none_idle(&self, now: u32, reap: u32) -> bool {
+        self.idle_from
+            .is_some_and(|(from, r)| r == reap && (now.wrapping_sub(from) as i32) < 0)
+    }
+
+    /// Set `idle_from` from the streams' whole-second `atime`s at `now`.
+    fn set_idle_from(&mut self, now: u32, reap: u32) {
+        let oldest = self
+            .list
+            .iter()
+            .map(|&s| now.wrapping_sub(self.slots[s as usize].stream.atime as u32) as i32)
+            .max()
+            .unwrap_or(0) as u32;
+        self.idle_from = Some((
+            now.wrapping_sub(oldest).wrapping_add(reap).wrapping_add(1),
+            reap,
+        ));
+    }
+
+    /// A stream's `atime` was set to `now`: keep `idle_from` a lower bound
+    /// (it moves only if the clock went back).
+    fn touched(&mut self, now: u32, reap: u32) {
+        if let Some((from, r)) = self.idle_from {
+            let at = now.wrapping_add(reap).wrapping_add(1);
+            let from = if (at.wrapping_sub(from) as i32) < 0 {
+                at
+            } else {
+                from
+            };
+            self.idle_from = (r == reap).then_some((from, reap));
+        }
+    }
+
     /// Take a stream off the list; its slot is freed once no reference
     /// (prepared call or in-flight prefetch) remains.
     fn remove(&mut self, pos: usize) {
@@ -353,6 +396,7 @@ impl Zfetch {
         let cfg = self.cfg;
         let io_active = self.stats.io_active;
         let now = now_secs(now_ns);
+        let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
         let end_access = blkid + nblks;
         let fs = self.files.get_mut(file)?;
         let maxblkid = fs.maxblkid;
@@ -405,6 +449,7 @@ impl Zfetch {
                 } else if end_access + window > zs.blkid && secs_active(zs.atime, t) {
                     self.stats.past += 1;
                     zs.atime = i64::from(now);
+                    fs.touched(now, reap);
                     return None;
                 }
             }
@@ -427,8 +472,9 @@ impl Zfetch {
                     }
                     Found::Advanced(s, adv) => (s, adv),
                 };
+                fs.slots[s].stream.atime = i64::from(now);
+                fs.touched(now, reap);
                 let zs = &mut fs.slots[s].stream;
-                zs.atime = i64::from(now);
                 if adv == 0 && zs.ipf_end > end_access {
                     return None; // already prefetched for this position
                 }
@@ -517,6 +563,22 @@ impl Zfetch {
                 atime <= now - i64::from(reap) * unit
             }
         };
+        let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
+        if secs && fs.none_idle(now as u32, reap) {
+            // No stream is idle: both searches below would find nothing.
+            if fs.list.len() >= limit {
+                self.stats.max_streams += 1;
+                return;
+            }
+            let s = fs.alloc();
+            fs.list.insert(0, s as u16);
+            fs.slots[s].stream.reset(
+                blkid,
+                i64::from((now as u32).wrapping_sub(cfg.min_sec_reap)),
+            );
+            fs.touched((now as u32).wrapping_sub(cfg.min_sec_reap), reap);
+            return;
+        }
         let mut old: Option<usize> = None;
         let mut i = 0;
         while i < fs.list.len() {
@@ -550,6 +612,9 @@ impl Zfetch {
             }
             if old.is_none() {
                 self.stats.max_streams += 1;
+                if secs {
+                    fs.set_idle_from(now as u32, reap);
+                }
                 return;
             }
         }
@@ -573,6 +638,9 @@ impl Zfetch {
             now - i64::from(cfg.min_sec_reap) * unit
         };
         fs.slots[s].stream.reset(blkid, atime);
+        if secs {
+            fs.set_idle_from(now as u32, reap);
+        }
     }
 
     /// `dmu_zfetch_run`: after the demand reads, push the prefetch reads
@@ -681,4 +749,81 @@ fn now_secs(now_ns: u64) -> u32 {
 /// `(int)(zs_atime - t) >= 0`: active since `t` (wrapping seconds).
 fn secs_active(atime: i64, t: u32) -> bool {
     (atime as u32).wrapping_sub(t) as i32 >= 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Release;
+
+    /// `idle_from` is only a shortcut: a prefetcher that forgets it before
+    /// every call (so `create_stream` always searches) makes the same
+    /// decisions, prefetch reads, counters and streams, on random and
+    /// sequential reads, idle gaps, a clock that sometimes steps back, and
+    /// reap times changed at run time.
+    #[test]
+    fn the_idle_shortcut_changes_nothing() {
+        for release in ["2.2.4", "2.2.8", "2.3.0", "2.3.4"] {
+            let cfg = ZfetchConfig::for_release(release.parse::<Release>().unwrap());
+            let (mut fast, mut slow) = (Zfetch::new(cfg), Zfetch::new(cfg));
+            let info = FileInfo {
+                maxblkid: 1 << 30,
+                blocksize: 128 << 10,
+            };
+            let (mut x, mut now, mut last) = (0x2545_f491_4f6c_dd1du64, 0u64, 0u64);
+            let (mut out_f, mut out_s) = (Vec::new(), Vec::new());
+            let mut shortcuts = 0u64;
+            for i in 0..200_000u64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                now = match x % 1000 {
+                    0 => now.saturating_sub(3 * NANOSEC as u64), // the clock steps back
+                    1..=4 => now + 5 * NANOSEC as u64,           // idle gap
+                    _ => now + 45_000 + x % 20_000,
+                };
+                if i % 50_000 == 25_000 {
+                    for z in [&mut fast, &mut slow] {
+                        z.config_mut().min_sec_reap += 1;
+                        z.config_mut().max_sec_reap += 2;
+                    }
+                }
+                let file = (x >> 20) as u32 % 3;
+                last = if x % 4 == 0 {
+                    last + 1
+                } else {
+                    (x >> 24) % (1 << 24)
+                };
+                for fs in &mut slow.files.states {
+                    fs.idle_from = None;
+                }
+                out_f.clear();
+                out_s.clear();
+                let a = fast.prepare(file, last, 1, true, now, &info, &mut out_f);
+                let b = slow.prepare(file, last, 1, true, now, &info, &mut out_s);
+                assert_eq!(a, b, "{release} read {i}");
+                if let (Some(a), Some(b)) = (a, b) {
+                    let missed = x % 3 == 0;
+                    fast.run(a, missed, &mut out_f);
+                    slow.run(b, missed, &mut out_s);
+                }
+                assert_eq!(out_f, out_s, "{release} read {i}");
+                for io in &out_f {
+                    fast.io_done(io, x % 5 != 0);
+                    slow.io_done(io, x % 5 != 0);
+                }
+                assert_eq!(fast.stats(), slow.stats(), "{release} read {i}");
+                shortcuts += u64::from(fast.files.states.iter().any(|f| f.idle_from.is_some()));
+            }
+            for f in 0..3 {
+                assert!(fast.streams(f).eq(slow.streams(f)), "{release} file {f}");
+            }
+            assert!(
+                fast.stats().max_streams > 10_000,
+                "{release}: {:?}",
+                fast.stats()
+            );
+            assert!(shortcuts > 100_000, "{release}: the shortcut was used");
+        }
+    }
 }
