@@ -288,3 +288,39 @@ fn a_demand_miss_on_a_flagged_ghost_counts_as_a_prefetch_miss_through_2_1() {
         assert_eq!((pf, dm), if legacy { (1, 0) } else { (0, 1) }, "{rel}");
     }
 }
+
+/// `arc_buf_access` (module/zfs/arc.c, zfs-0.8.0 … 2.1.x and 2.2+): a
+/// consumer that holds a buffer touches it with `arc_access` and then one
+/// `ARCSTAT_BUMP(arcstat_hits)` plus one `ARCSTAT_CONDSTAT(…, hits)`; none of
+/// `arc_read`'s hit path runs (it does not count
+/// `demand_hit_predictive_prefetch` nor clear the prefetch flags of a
+/// referenced header). Ten touches of a held metadata block are ten demand
+/// metadata hits in every release (the ≤ 2.1 path once counted each twice;
+/// the oracle, real 2.1.16, counts 15,999 on 16,000 reads of one L1).
+#[test]
+fn each_buf_access_is_one_hit() {
+    for rel in ["0.8.6", "2.1.16", "2.2.8", "2.3"] {
+        let mut a = engine(rel, 16 * GIB, |_| {});
+        let key = block_key(5, 1, 0);
+        let r = Request {
+            kind: arclab_arc::Kind::Metadata,
+            ..Request::read(0, key, BLK)
+        };
+        assert!(matches!(a.access(&r), Outcome::Miss { .. }), "{rel}");
+        let slot = a.hold_buf(key, 0).expect("resident");
+        let before = a.stats();
+        for k in 1..=10u64 {
+            a.advance_to(k * 100 * MS);
+            assert!(a.buf_access_slot(slot, key), "{rel}");
+        }
+        let s = a.stats();
+        assert_eq!(s.hits - before.hits, 10, "{rel}");
+        assert_eq!(
+            s.demand_metadata_hits - before.demand_metadata_hits,
+            10,
+            "{rel}"
+        );
+        assert_eq!(s.demand_hit_predictive_prefetch, 0, "{rel}");
+        assert!(a.release_buf(key, 0), "{rel}");
+    }
+}

@@ -107,11 +107,15 @@ impl ArcCache {
             return false;
         }
         let ty = (self.ix.nodes[i as usize].tag & 1) as usize;
-        self.count(false, ty, 0);
         if self.b.access_2_2 {
+            // 2.2+: arc_access, then one hit counted as demand.
+            self.count(false, ty, 0);
             self.arc_access(i, false, false, true);
         } else {
-            self.legacy_hit(i, false, ty);
+            // 0.8–2.1: arc_access, then one hit counted demand or prefetch by
+            // the flags it leaves; none of arc_read's flag handling (the
+            // buffer is already referenced).
+            self.legacy_access(i, false, ty);
         }
         true
     }
@@ -228,7 +232,14 @@ impl ArcCache {
         if pf && !held {
             self.ix.nodes[i as usize].freq |= F_PREFETCH;
         }
-        // arc_access (legacy): a demand read holds a reference during arc_access.
+        self.legacy_access(i, pf, ty);
+    }
+
+    /// ≤ 2.1 `arc_access` of a hit and its count (one `hits`, demand or
+    /// prefetch by the flags it leaves), then the LRU touch of a demand read.
+    /// A demand read holds a reference during `arc_access`.
+    fn legacy_access(&mut self, i: u32, pf: bool, ty: usize) {
+        let held = self.ix.nodes[i as usize].freq & F_HELD != 0;
         let st = self.state_of(i);
         let flagged = self.ix.nodes[i as usize].freq & (F_PREFETCH | F_PRESCIENT) != 0;
         let refd = !pf || held;
