@@ -57,6 +57,8 @@ pub struct TickSpreader {
     tick_ns: u64,
     pending: Vec<Request>,
     ready: VecDeque<Request>,
+    /// The source's last batch (kept: a batch is up to 64 Ki requests).
+    input: Vec<Request>,
     done: bool,
 }
 
@@ -67,16 +69,29 @@ impl TickSpreader {
             tick_ns: tick_ns.max(1),
             pending: Vec::new(),
             ready: VecDeque::new(),
+            input: Vec::new(),
             done: false,
         }
     }
 
     fn flush(&mut self) {
         let n = self.pending.len() as u64;
-        for (i, mut r) in self.pending.drain(..).enumerate() {
-            r.time_ns += i as u64 * self.tick_ns / n;
-            self.ready.push_back(r);
+        if n == 0 {
+            return;
         }
+        // The i-th of n gets ⌊i·tick/n⌋, stepped without a division each.
+        let (step, rem) = (self.tick_ns / n, self.tick_ns % n);
+        let (mut q, mut r) = (0u64, 0u64);
+        self.ready.extend(self.pending.drain(..).map(|mut req| {
+            req.time_ns += q;
+            q += step;
+            r += rem;
+            if r >= n {
+                q += 1;
+                r -= n;
+            }
+            req
+        }));
     }
 
     /// Pull from `source` (same contract as the replay engine's batch
@@ -88,7 +103,7 @@ impl TickSpreader {
         max: usize,
         mut source: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
     ) -> Result<usize, E> {
-        let mut input = Vec::with_capacity(max.min(1 << 16));
+        let mut input = std::mem::take(&mut self.input);
         while self.ready.len() < max && !self.done {
             input.clear();
             if source(&mut input, max.max(1)).map(|n| n == 0)? {
@@ -104,6 +119,7 @@ impl TickSpreader {
                 self.pending.push(r);
             }
         }
+        self.input = input;
         let n = max.min(self.ready.len());
         buf.extend(self.ready.drain(..n));
         Ok(n)
