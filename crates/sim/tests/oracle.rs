@@ -227,9 +227,10 @@ const TOLERANCE_PTS_BY_RELEASE: &[(&str, &str, bool, f64)] = &[
     // 2.1.16 (arc_p split, shift-based overflow, no iohits). With prefetch,
     // a demand read that finds the prefetch of its block still in flight is
     // counted by 2.1's arc_read as neither hit nor miss (the dbuf's NOWAIT
-    // read joins the I/O; no arc_access either), while the model counts it
-    // as a hit: arc.c left up to 2,972 of 16,000 reads uncounted (`small`,
-    // 96 MiB), 9–505 on the one-object traces.
+    // read joins the I/O; no arc_access either): arc.c left up to 2,972 of
+    // 16,000 reads uncounted (`small`, 96 MiB), 9–505 on the one-object
+    // traces. The model counted them as hits until it did the same (`small`
+    // with prefetch: 16.05 → 9.21 points outside the oracle's range).
     // Zipf: 0.22 off, 0.47 on (96 MiB).
     ("2.1.16", "zipf", false, 0.25),
     ("2.1.16", "zipf", true, 0.5),
@@ -256,9 +257,9 @@ const TOLERANCE_PTS_BY_RELEASE: &[(&str, &str, bool, f64)] = &[
     ("2.1.16", "streams", false, 5.0),
     ("2.1.16", "streams", true, 10.5),
     // 2,048 small files: 6.21 off (96 MiB: model 0.549, arc.c 0.486),
-    // 16.05 on (96 MiB: model 0.909, arc.c 0.66–0.75).
+    // 9.21 on (96 MiB).
     ("2.1.16", "small", false, 6.5),
-    ("2.1.16", "small", true, 16.5),
+    ("2.1.16", "small", true, 9.5),
 ];
 
 /// Allowed relative distance of the model's ghost hits (MRU + MFU) from the
