@@ -11,7 +11,7 @@ sequential reads are prefetched in a whole replay and not in a sample (its
 blocks are sampled one by one), so they are left out of the counts.
 
     python3 bench/sampling_error.py --arclab target/release/arclab \
-        [--workloads homelab,zipf,backup] [--rates 0.01,0.001]
+        [--workloads homelab,zipf,backup] [--rates 0.01,0.001] [--seeds 1,6]
 """
 import argparse
 import json
@@ -24,9 +24,11 @@ import time
 CAPS = "1G,2G,3G,4G,6G,8G,12G,16G"
 
 
-def whatif(arclab, workload, rate, scenario=None):
+def whatif(arclab, workload, rate, scenario=None, seeds=1):
     cmd = [arclab, "whatif", "--workload", workload, "--caps", CAPS,
            "--sample-rate", str(rate), "--json"] + (["--scenario", scenario] if scenario else [])
+    if seeds > 1 and rate < 1:
+        cmd += ["--sample-seeds", str(seeds)]
     t = time.monotonic()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     rows = {r["cap"]: r for r in json.loads(out)["rows"]}
@@ -38,6 +40,8 @@ def main():
     ap.add_argument("--arclab", required=True)
     ap.add_argument("--workloads", default="homelab,zipf,backup")
     ap.add_argument("--rates", default="0.01,0.001")
+    ap.add_argument("--seeds", default="1",
+                    help="independent samples averaged per cap (whatif --sample-seeds), comma-separated")
     a = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
     print("| workload | R | hit-ratio MAE | max abs (cap) | misses/s rel. MAE | wall s (full s) |")
@@ -56,13 +60,13 @@ def main():
             label = "homelab (10 min)"
         full, tf = whatif(a.arclab, w, 1, sc)
         caps = [c for c in full if c != "default"]
-        for r in a.rates.split(","):
-            mini, tm = whatif(a.arclab, w, float(r), sc)
+        for r, k in [(r, int(k)) for r in a.rates.split(",") for k in a.seeds.split(",")]:
+            mini, tm = whatif(a.arclab, w, float(r), sc, k)
             err = {c: abs(mini[c]["hit_ratio"] - full[c]["hit_ratio"]) for c in caps}
             rel = [abs(mini[c]["misses_per_sec"] / full[c]["misses_per_sec"] - 1)
                    for c in caps if full[c]["misses_per_sec"] > 0]
             worst = max(err, key=err.get)
-            print(f"| {label} | {r} | {sum(err.values()) / len(err):.4f} | "
+            print(f"| {label} | {r}{f' × {k} seeds' if k > 1 else ''} | {sum(err.values()) / len(err):.4f} | "
                   f"{err[worst]:.4f} ({worst}) | {sum(rel) / max(len(rel), 1):.3f} | "
                   f"{tm:.1f} ({tf:.1f}) |")
             sys.stdout.flush()

@@ -541,3 +541,100 @@ fn a_saturated_disk_still_tells_caps_apart_and_a_pool_shares_the_load() {
     let err = common::fails(&["whatif", "--device", "0xhdd"], 2);
     assert!(err.contains("disk count must be 1..=1024"), "{err}");
 }
+
+/// `--sample-seeds N`: each cap runs on N independent samples (other keys
+/// each) and the row is their mean, with the lowest and highest hit ratio
+/// and misses/s beside it; without sampling the option is refused.
+#[test]
+fn sample_seeds_average_independent_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path().join("zipf.toml");
+    std::fs::write(
+        &w,
+        "kind = \"zipf\"\nalpha = 1.0\nobjects = 400000\nsize = \"16KiB\"\nrate = 20000\nduration_secs = 120\n",
+    )
+    .unwrap();
+    let sc = dir.path().join("sc.toml");
+    let homelab = common::ok(&["workloads", "show", "--scenario", "homelab"]);
+    assert!(homelab.contains("warmup_secs = 3600"), "{homelab}");
+    std::fs::write(
+        &sc,
+        homelab.replace("warmup_secs = 3600", "warmup_secs = 20"),
+    )
+    .unwrap();
+    let (w, sc) = (w.to_str().unwrap(), sc.to_str().unwrap());
+    let base = [
+        "--workload",
+        w,
+        "--scenario",
+        sc,
+        "--caps",
+        "5G,8G",
+        "--sample-rate",
+        "0.02",
+    ];
+    let one = run_json(&base);
+    for r in rows(&one) {
+        assert_eq!(r["sample_seeds"], 1, "{r}");
+        assert!(
+            r["hit_ratio_min"].is_null() && r["misses_per_sec_max"].is_null(),
+            "{r}"
+        );
+    }
+    let four = run_json(&[&base[..], &["--sample-seeds", "4"]].concat());
+    let mut spread = 0.0f64;
+    for r in rows(&four) {
+        assert_eq!(r["sample_seeds"], 4, "{r}");
+        let (lo, mid, hi) = (
+            f(r, "hit_ratio_min"),
+            f(r, "hit_ratio"),
+            f(r, "hit_ratio_max"),
+        );
+        assert!(lo <= mid && mid <= hi && lo > 0.0 && hi < 1.0, "{r}");
+        let (lo, mid, hi) = (
+            f(r, "misses_per_sec_min"),
+            f(r, "misses_per_sec"),
+            f(r, "misses_per_sec_max"),
+        );
+        assert!(lo <= mid && mid <= hi && lo > 0.0, "{r}");
+        spread = spread.max(f(r, "hit_ratio_max") - f(r, "hit_ratio_min"));
+    }
+    // Four samples of other keys do not all give the same numbers.
+    assert!(spread > 0.0, "{four}");
+    assert!(
+        four["sampling"]
+            .as_str()
+            .unwrap()
+            .contains("mean of 4 independent samples"),
+        "{four}"
+    );
+    let csv = common::ok(
+        &[
+            &["whatif"][..],
+            &base[..],
+            &["--sample-seeds", "2", "--csv"],
+        ]
+        .concat(),
+    );
+    assert!(csv.lines().next().unwrap().ends_with(
+        "sample_rate,sample_seeds,hit_ratio_min,hit_ratio_max,misses_per_sec_min,misses_per_sec_max"
+    ));
+    // Nothing to average without sampling; more than 16 is refused.
+    let err = fails(
+        &[
+            "whatif",
+            "--workload",
+            w,
+            "--scenario",
+            sc,
+            "--caps",
+            "1G",
+            "--sample-seeds",
+            "3",
+        ],
+        2,
+    );
+    assert!(err.contains("--sample-seeds needs a sampled run"), "{err}");
+    fails(&["whatif", "--sample-seeds", "17"], 2);
+    fails(&["whatif", "--sample-seeds", "0"], 2);
+}

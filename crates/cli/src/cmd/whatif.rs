@@ -106,6 +106,13 @@ pub(crate) struct WhatifArgs {
     /// are scaled back). Default: automatic above a size threshold.
     #[arg(long, value_name = "R")]
     sample_rate: Option<f64>,
+    /// Run each cap on N independent samples (other keys each, 1–16) and
+    /// report their mean, with the lowest and highest hit ratio and misses/s
+    /// in --json/--csv: the spread says how far to trust a sampled number.
+    /// Costs N times the sampled runs; only with sampling.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(arclab_sim::whatif::MAX_SAMPLE_SEEDS)))]
+    sample_seeds: u32,
     /// Seed for the workload generator.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -349,7 +356,16 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         block_keys,
         presampled.is_some(),
     )?;
+    if args.sample_seeds > 1 && (sample_rate.is_none() || presampled.is_some()) {
+        return Err(UsageError(
+            "--sample-seeds needs a sampled run (--sample-rate, or a workload large enough to be \
+             sampled on its own); a capture sampled when it was taken holds one sample"
+                .to_string(),
+        )
+        .into());
+    }
     let specs: Vec<RunSpec> = planned.iter().map(|p| p.spec.clone()).collect();
+    let specs = arclab_sim::whatif::with_seeds(&specs, args.sample_seeds);
 
     let results = match (&workload, &args.trace) {
         (Some(w), _) => {
@@ -361,6 +377,7 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         (None, Some(path)) => run_trace(&specs, &args.input, path, args.rate, threads)?,
         (None, None) => unreachable!("a workload is loaded when no trace is given"),
     };
+    let results = arclab_sim::whatif::combine_seeds(results, args.sample_seeds);
     if results.first().is_some_and(|r| r.n_req == 0) {
         match &args.trace {
             Some(t) => anyhow::bail!("{}: the trace holds no requests", t.display()),
@@ -475,8 +492,22 @@ fn sampling_note(
             output::si(AUTO_SAMPLE_ABOVE as f64)
         ),
     };
+    let seeds = results.first().map_or(1, |r| r.seeds);
+    let spread = results
+        .iter()
+        .filter_map(|r| r.hit_ratio_range.map(|(lo, hi)| (hi - lo, r)))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let seeds_note = match spread {
+        Some((w, r)) if seeds > 1 => format!(
+            "; each row the mean of {seeds} independent samples, whose hit ratios differ by up to \
+             {:.2} points ({}; lowest and highest in --json/--csv)",
+            w * 100.0,
+            r.label
+        ),
+        _ => String::new(),
+    };
     Some(format!(
-        "sampled: {:.3} % of the address space ({why}); misses and rates scaled back",
+        "sampled: {:.3} % of the address space ({why}); misses and rates scaled back{seeds_note}",
         rate * 100.0
     ))
 }

@@ -286,6 +286,11 @@ pub(crate) fn machine(report: &Report) -> Table {
         "giveback_seconds",
         "giveback_total_bytes",
         "sample_rate",
+        "sample_seeds",
+        "hit_ratio_min",
+        "hit_ratio_max",
+        "misses_per_sec_min",
+        "misses_per_sec_max",
     ]);
     let opt = |v: Option<f64>| v.map(|x| format!("{x:.6}")).unwrap_or_default();
     for r in &report.rows {
@@ -318,6 +323,11 @@ pub(crate) fn machine(report: &Report) -> Table {
             format!("{:.3}", r.giveback_seconds),
             r.giveback_total_bytes.to_string(),
             opt(r.sample_rate),
+            r.sample_seeds.to_string(),
+            opt(r.hit_ratio_min),
+            opt(r.hit_ratio_max),
+            opt(r.misses_per_sec_min),
+            opt(r.misses_per_sec_max),
         ]);
     }
     t

@@ -101,7 +101,42 @@ pub struct RunSpec {
     /// blocks); [`run_all`] groups a workload's sequential components when
     /// the prefetcher runs.
     pub sample_units: SampleUnits,
+    /// Which keys the sample holds ([`SpatialSampler`]'s salt): runs of the
+    /// same cap with other salts are independent samples ([`with_seeds`]).
+    pub sample_salt: u64,
 }
+
+/// Every spec `k` times (1 ≤ k ≤ [`MAX_SAMPLE_SEEDS`]), the copies of a spec
+/// next to each other with sample salts 0..k: independent spatial samples
+/// of the same run, to be averaged by [`combine_seeds`]. A sample's error
+/// is mostly which of a workload's hottest keys it happens to hold; the mean
+/// of `k` samples has about 1/√k of it, and their spread shows it.
+pub fn with_seeds(specs: &[RunSpec], k: u32) -> Vec<RunSpec> {
+    let k = k.clamp(1, MAX_SAMPLE_SEEDS);
+    specs
+        .iter()
+        .flat_map(|s| {
+            (0..k).map(move |salt| RunSpec {
+                sample_salt: u64::from(salt),
+                ..s.clone()
+            })
+        })
+        .collect()
+}
+
+/// The most independent samples [`with_seeds`] makes of one run.
+pub const MAX_SAMPLE_SEEDS: u32 = 16;
+
+/// The results of [`with_seeds`]`(specs, k)`, one per spec again: each the
+/// mean of its `k` samples ([`RunResult::mean_of`]).
+pub fn combine_seeds(results: Vec<RunResult>, k: u32) -> Vec<RunResult> {
+    let k = k.clamp(1, MAX_SAMPLE_SEEDS) as usize;
+    if k == 1 {
+        return results;
+    }
+    results.chunks(k).map(RunResult::mean_of).collect()
+}
+
 /// Charge `p` (full-size bytes, scaled by `r`) to the ARC as what it holds
 /// and cannot evict.
 fn set_pinned(a: &mut ArcCache, p: &Pinned, r: f64) {
@@ -210,7 +245,7 @@ impl<'a> Run<'a> {
         // A pre-sampled stream is a sample already: every request is kept.
         let sampler = match rate {
             Some(r) if !spec.presampled => {
-                Some(SpatialSampler::new(r, 0).with_units(spec.sample_units))
+                Some(SpatialSampler::new(r, spec.sample_salt).with_units(spec.sample_units))
             }
             _ => None,
         };
@@ -398,6 +433,9 @@ impl<'a> Run<'a> {
             series,
             arcstats,
             sampled: self.rate,
+            seeds: 1,
+            hit_ratio_range: None,
+            misses_per_sec_range: None,
         }
     }
 }
@@ -551,7 +589,7 @@ fn source_sampling(specs: &[RunSpec]) -> Option<(Vec<SpatialSampler>, u64)> {
         .try_fold(0.0f64, |m, r| r.map(|r| m.max(r)))?;
     let mut samplers: Vec<SpatialSampler> = Vec::new();
     for s in specs {
-        let sm = SpatialSampler::new(top, 0).with_units(s.sample_units);
+        let sm = SpatialSampler::new(top, s.sample_salt).with_units(s.sample_units);
         if !samplers.contains(&sm) {
             samplers.push(sm);
         }

@@ -417,6 +417,7 @@ impl Plan {
                 presampled: self.presampled,
                 series_step_ns: self.series_step_ns,
                 sample_units: SampleUnits::BLOCKS,
+                sample_salt: 0,
             },
             labels: Labels {
                 cap: label.to_string(),

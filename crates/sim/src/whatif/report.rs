@@ -157,6 +157,16 @@ pub struct Row {
     pub giveback_total_bytes: u64,
     /// The spatial sampling rate, when sampled.
     pub sample_rate: Option<f64>,
+    /// Independent samples averaged into the row (`--sample-seeds`; 1: one).
+    pub sample_seeds: u32,
+    /// The lowest and highest hit ratio among the samples, when several.
+    pub hit_ratio_min: Option<f64>,
+    /// See `hit_ratio_min`.
+    pub hit_ratio_max: Option<f64>,
+    /// The lowest and highest demand misses per second among the samples.
+    pub misses_per_sec_min: Option<f64>,
+    /// See `misses_per_sec_min`.
+    pub misses_per_sec_max: Option<f64>,
 }
 
 /// The time series of one run (one per [`Row`], same order).
@@ -266,6 +276,11 @@ pub fn row(r: &RunResult, labels: &Labels, device: &Device) -> Row {
         giveback_seconds: largest.map_or(0.0, |g| g.duration_ns as f64 / 1e9),
         giveback_total_bytes: r.giveback.iter().map(|g| g.bytes).sum(),
         sample_rate: r.sampled,
+        sample_seeds: r.seeds,
+        hit_ratio_min: r.hit_ratio_range.map(|x| x.0),
+        hit_ratio_max: r.hit_ratio_range.map(|x| x.1),
+        misses_per_sec_min: r.misses_per_sec_range.map(|x| x.0),
+        misses_per_sec_max: r.misses_per_sec_range.map(|x| x.1),
     }
 }
 
@@ -367,6 +382,11 @@ pub fn example_row(cap: &str, c_max: u64, peak: u64, misses: f64) -> Row {
         giveback_seconds: peak as f64 / GIB as f64 * 2.0,
         giveback_total_bytes: peak,
         sample_rate: None,
+        sample_seeds: 1,
+        hit_ratio_min: None,
+        hit_ratio_max: None,
+        misses_per_sec_min: None,
+        misses_per_sec_max: None,
     }
 }
 

@@ -91,6 +91,60 @@ pub struct RunResult {
     pub arcstats: Option<ArcStats>,
     /// The sampling rate used, when sampled.
     pub sampled: Option<f64>,
+    /// Independent samples averaged into this result (1: one run).
+    pub seeds: u32,
+    /// The lowest and highest `hit_ratio` among the samples, when several.
+    pub hit_ratio_range: Option<(f64, f64)>,
+    /// The lowest and highest `misses_per_sec` among the samples, when several.
+    pub misses_per_sec_range: Option<(f64, f64)>,
+}
+
+impl RunResult {
+    /// The mean of independent samples of one run (the same spec with other
+    /// sample salts): every rate, ratio and size is the mean of theirs, the
+    /// counts are rounded means, and the spread of the hit ratio and of the
+    /// misses per second is kept. What is not a number to average (the
+    /// series, the give-backs, the arcstats, the prefetch reads' runs) is
+    /// the first sample's.
+    ///
+    /// # Panics
+    /// On an empty slice.
+    pub fn mean_of(runs: &[RunResult]) -> RunResult {
+        let first = runs.first().expect("at least one sample");
+        let k = runs.len() as f64;
+        let mean = |f: fn(&RunResult) -> f64| runs.iter().map(f).sum::<f64>() / k;
+        let mean_u = |f: fn(&RunResult) -> u64| {
+            (runs.iter().map(|r| f(r) as f64).sum::<f64>() / k).round() as u64
+        };
+        let range = |f: fn(&RunResult) -> f64| {
+            runs.iter()
+                .map(f)
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                    (lo.min(x), hi.max(x))
+                })
+        };
+        let n_miss = mean_u(|r| r.n_miss).min(first.n_req);
+        RunResult {
+            n_miss,
+            hits: first.n_req - n_miss,
+            hit_ratio: mean(|r| r.hit_ratio),
+            misses_per_sec: mean(|r| r.misses_per_sec),
+            miss_bytes_per_sec: mean(|r| r.miss_bytes_per_sec),
+            prefetch_reads_per_sec: mean(|r| r.prefetch_reads_per_sec),
+            disk_reads_per_sec: mean(|r| r.disk_reads_per_sec),
+            disk_bytes_per_sec: mean(|r| r.disk_bytes_per_sec),
+            mean_size_bytes: mean(|r| r.mean_size_bytes),
+            median_size_bytes: mean_u(|r| r.median_size_bytes),
+            peak_size_bytes: mean_u(|r| r.peak_size_bytes),
+            min_c_bytes: mean_u(|r| r.min_c_bytes),
+            above_cap_fraction: mean(|r| r.above_cap_fraction),
+            pressure_deficit_byte_seconds: mean(|r| r.pressure_deficit_byte_seconds),
+            seeds: runs.iter().map(|r| r.seeds).sum(),
+            hit_ratio_range: (runs.len() > 1).then(|| range(|r| r.hit_ratio)),
+            misses_per_sec_range: (runs.len() > 1).then(|| range(|r| r.misses_per_sec)),
+            ..first.clone()
+        }
+    }
 }
 
 /// The ARC's size and target over the series points after the warm-up.
@@ -197,5 +251,42 @@ mod tests {
             (none.mean, none.median, none.peak, none.above_cap),
             (101.0, 0, 0, 0.0)
         );
+    }
+}
+
+#[cfg(test)]
+mod mean_of_tests {
+    use super::*;
+
+    fn run(hit_ratio: f64, misses_per_sec: f64, n_miss: u64, peak: u64) -> RunResult {
+        RunResult {
+            n_req: 1000,
+            n_miss,
+            hits: 1000 - n_miss,
+            hit_ratio,
+            misses_per_sec,
+            peak_size_bytes: peak,
+            seeds: 1,
+            label: "x".into(),
+            ..RunResult::default()
+        }
+    }
+
+    #[test]
+    fn the_mean_of_samples_keeps_their_spread() {
+        let m = RunResult::mean_of(&[
+            run(0.8, 30.0, 200, 100),
+            run(0.9, 10.0, 100, 200),
+            run(0.7, 50.0, 301, 301),
+        ]);
+        assert!((m.hit_ratio - 0.8).abs() < 1e-12);
+        assert!((m.misses_per_sec - 30.0).abs() < 1e-12);
+        assert_eq!((m.n_miss, m.hits, m.peak_size_bytes), (200, 800, 200));
+        assert_eq!(m.seeds, 3);
+        assert_eq!(m.hit_ratio_range, Some((0.7, 0.9)));
+        assert_eq!(m.misses_per_sec_range, Some((10.0, 50.0)));
+        assert_eq!(m.label, "x");
+        let one = RunResult::mean_of(&[run(0.8, 30.0, 200, 100)]);
+        assert_eq!((one.seeds, one.hit_ratio_range), (1, None));
     }
 }
