@@ -1,0 +1,75 @@
+//! The prefetcher's shortcuts against its full searches.
+
+use super::*;
+use crate::limits::Release;
+
+/// `idle_from` is only a shortcut: a prefetcher that forgets it before
+/// every call (so `create_stream` always searches) makes the same
+/// decisions, prefetch reads, counters and streams, on random and
+/// sequential reads, idle gaps, a clock that sometimes steps back, and
+/// reap times changed at run time.
+#[test]
+fn the_idle_shortcut_changes_nothing() {
+    for release in ["2.2.4", "2.2.8", "2.3.0", "2.3.4"] {
+        let cfg = ZfetchConfig::for_release(release.parse::<Release>().unwrap());
+        let (mut fast, mut slow) = (Zfetch::new(cfg), Zfetch::new(cfg));
+        let info = FileInfo {
+            maxblkid: 1 << 30,
+            blocksize: 128 << 10,
+        };
+        let (mut x, mut now, mut last) = (0x2545_f491_4f6c_dd1du64, 0u64, 0u64);
+        let (mut out_f, mut out_s) = (Vec::new(), Vec::new());
+        let mut shortcuts = 0u64;
+        for i in 0..200_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            now = match x % 1000 {
+                0 => now.saturating_sub(3 * NANOSEC as u64), // the clock steps back
+                1..=4 => now + 5 * NANOSEC as u64,           // idle gap
+                _ => now + 45_000 + x % 20_000,
+            };
+            if i % 50_000 == 25_000 {
+                for z in [&mut fast, &mut slow] {
+                    z.config_mut().min_sec_reap += 1;
+                    z.config_mut().max_sec_reap += 2;
+                }
+            }
+            let file = (x >> 20) as u32 % 3;
+            last = if x % 4 == 0 {
+                last + 1
+            } else {
+                (x >> 24) % (1 << 24)
+            };
+            for fs in &mut slow.files.states {
+                fs.idle_from = None;
+            }
+            out_f.clear();
+            out_s.clear();
+            let a = fast.prepare(file, last, 1, true, now, &info, &mut out_f);
+            let b = slow.prepare(file, last, 1, true, now, &info, &mut out_s);
+            assert_eq!(a, b, "{release} read {i}");
+            if let (Some(a), Some(b)) = (a, b) {
+                let missed = x % 3 == 0;
+                fast.run(a, missed, &mut out_f);
+                slow.run(b, missed, &mut out_s);
+            }
+            assert_eq!(out_f, out_s, "{release} read {i}");
+            for io in &out_f {
+                fast.io_done(io, x % 5 != 0);
+                slow.io_done(io, x % 5 != 0);
+            }
+            assert_eq!(fast.stats(), slow.stats(), "{release} read {i}");
+            shortcuts += u64::from(fast.files.states.iter().any(|f| f.idle_from.is_some()));
+        }
+        for f in 0..3 {
+            assert!(fast.streams(f).eq(slow.streams(f)), "{release} file {f}");
+        }
+        assert!(
+            fast.stats().max_streams > 10_000,
+            "{release}: {:?}",
+            fast.stats()
+        );
+        assert!(shortcuts > 100_000, "{release}: the shortcut was used");
+    }
+}
