@@ -302,8 +302,15 @@ impl ZfsArc {
             self.ios.clear();
             let stream = zf.prepare(file, b, 1, true, now, &info, &mut self.ios);
             self.issue_prefetches(now, &info);
+            // `missed`: the whole replay's stream missed at the file's first
+            // block (that is how it started prefetching; from 2.2 a stream
+            // issues no data prefetch until one of its reads has missed), so
+            // the stream told about here has missed too. Told it had not, it
+            // would start prefetching only once the unit's first block had
+            // missed, one demand miss per unit that the whole replay does
+            // not have (backup at 8 GiB: 0.989 sampled against 0.999).
             if let (Some(s), Some(zf)) = (stream, self.zfetch.as_mut()) {
-                zf.run(s, false, &mut self.ios);
+                zf.run(s, true, &mut self.ios);
                 self.issue_prefetches(now, &info);
             }
         }
@@ -609,6 +616,35 @@ mod tests {
         let z = on.zfetch_stats().unwrap();
         assert!(z.hits > 400 && z.misses >= 1, "{z:?}");
         on.check_invariants().unwrap();
+    }
+
+    /// A sampled run of a sequential file starts at block 256: the shadow
+    /// reads of blocks 128..256 stand for the whole stream, which had missed
+    /// at the file's start and so was prefetching (from 2.2 `dmu_zfetch_run`
+    /// issues data prefetch only once `zs_missed` is set). The run's first
+    /// block must then be on its way, as in the whole replay, not a demand
+    /// miss that starts the stream.
+    #[test]
+    fn a_sampled_runs_first_block_was_prefetched_by_the_stream() {
+        let mut z = ZfsArc::new(&ZfsSpec {
+            block_keys: true,
+            ..spec(true)
+        });
+        let t = 1_000_000_000;
+        let first = Request::read(t, block_key(7, 0, 256), 128 << 10);
+        z.shadow_reads(&first, 128);
+        assert!(z.access(&first), "the run's first block missed");
+        let misses = (257..300u64)
+            .filter(|&b| {
+                !z.access(&Request::read(
+                    t + (b - 256) * 1_000_000,
+                    block_key(7, 0, b),
+                    128 << 10,
+                ))
+            })
+            .count();
+        assert_eq!(misses, 0);
+        assert_eq!(z.stats().demand_data_misses, 0);
     }
 
     #[test]
