@@ -125,8 +125,56 @@ fn text_output_has_table_and_verdict() {
         text.contains("default ("),
         "the default row shows its c_max"
     );
-    assert!(text.contains("sampled:"), "sampling is said in the output");
+    assert!(
+        text.contains("sampled: 1.000 % of the address space (as asked with --sample-rate)"),
+        "sampling is said in the output"
+    );
+    // 1 % of 8 GiB is above the 64 MiB a miniature keeps at least.
+    assert!(!text.contains("ran at up to"));
     assert!(text.contains("ssd (100 µs + 500 MB/s)"));
+}
+
+/// A cap whose miniature would fall below 64 MiB at the asked rate runs at a
+/// higher one (1 GiB at 1 %: 64 MiB / 1 GiB = 6.25 %); the note gives the
+/// asked rate and the highest, the rows their own.
+#[test]
+fn sampling_note_names_a_raised_rate() {
+    let out = arclab(&[
+        "whatif",
+        "--workload",
+        "zipf",
+        "--caps",
+        "1G,8G",
+        "--sample-rate",
+        "0.01",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("sampled: 1.000 % of the address space")
+            && text.contains("ran at up to 6.250 %"),
+        "{text}"
+    );
+    let v = run_json(&[
+        "--workload",
+        "zipf",
+        "--caps",
+        "1G,8G",
+        "--sample-rate",
+        "0.01",
+    ]);
+    let rate = |cap: &str| {
+        rows(&v)
+            .iter()
+            .find(|r| r["cap"] == cap)
+            .map(|r| f(r, "sample_rate"))
+            .unwrap()
+    };
+    assert_eq!((rate("1G"), rate("8G")), (0.0625, 0.01));
 }
 
 #[test]

@@ -478,7 +478,24 @@ fn sampling_note(
     expected: Option<u64>,
     presampled: bool,
 ) -> Option<String> {
-    let rate = results.iter().find_map(|r| r.sampled)?;
+    // Every run samples at the same rate, but a cap whose miniature would
+    // fall below 64 MiB runs at a higher one (`RunResult::sampled`): the note
+    // names the common rate and, when some rows differ, the highest.
+    let rates = results.iter().filter_map(|r| r.sampled);
+    let rate = rates.clone().fold(f64::INFINITY, f64::min);
+    let top = rates.fold(0.0, f64::max);
+    if !rate.is_finite() {
+        return None;
+    }
+    let raised = if top > rate {
+        format!(
+            "; caps too small for a 64 MiB miniature at that rate ran at up to {:.3} % \
+             (sample_rate in --json/--csv)",
+            top * 100.0
+        )
+    } else {
+        String::new()
+    };
     let why = match (asked, expected) {
         _ if presampled => "the capture was sampled when it was taken".to_string(),
         (Some(_), _) => "as asked with --sample-rate".to_string(),
@@ -507,7 +524,8 @@ fn sampling_note(
         _ => String::new(),
     };
     Some(format!(
-        "sampled: {:.3} % of the address space ({why}); misses and rates scaled back{seeds_note}",
+        "sampled: {:.3} % of the address space ({why}){raised}; misses and rates scaled \
+         back{seeds_note}",
         rate * 100.0
     ))
 }

@@ -106,7 +106,8 @@ pub struct RunSpec {
     pub sample_salt: u64,
 }
 
-/// Every spec `k` times (1 ≤ k ≤ [`MAX_SAMPLE_SEEDS`]), the copies of a spec
+/// Every spec `k` times (k clamped to 1..=[`MAX_SAMPLE_SEEDS`]; `arclab
+/// whatif --sample-seeds` refuses anything else with exit 2), the copies of a spec
 /// next to each other with sample salts 0..k: independent spatial samples
 /// of the same run, to be averaged by [`combine_seeds`]. A sample's error
 /// is mostly which of a workload's hottest keys it happens to hold; the mean
@@ -128,7 +129,8 @@ pub fn with_seeds(specs: &[RunSpec], k: u32) -> Vec<RunSpec> {
 pub const MAX_SAMPLE_SEEDS: u32 = 16;
 
 /// The results of [`with_seeds`]`(specs, k)`, one per spec again: each the
-/// mean of its `k` samples ([`RunResult::mean_of`]).
+/// mean of its `k` samples ([`RunResult::mean_of`]); `k` is clamped as
+/// [`with_seeds`] clamps it.
 pub fn combine_seeds(results: Vec<RunResult>, k: u32) -> Vec<RunResult> {
     let k = k.clamp(1, MAX_SAMPLE_SEEDS) as usize;
     if k == 1 {
