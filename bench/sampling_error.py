@@ -11,7 +11,7 @@ sequential reads are prefetched in a whole replay and not in a sample (its
 blocks are sampled one by one), so they are left out of the counts.
 
     python3 bench/sampling_error.py --arclab target/release/arclab \
-        [--workloads homelab,zipf,backup] [--rates 0.01,0.001] [--seeds 1,6]
+        [--workloads homelab,zipf,backup] [--rates 0.01,0.001] [--seeds 1,6] [--per-cap]
 """
 import argparse
 import json
@@ -42,6 +42,9 @@ def main():
     ap.add_argument("--rates", default="0.01,0.001")
     ap.add_argument("--seeds", default="1",
                     help="independent samples averaged per cap (whatif --sample-seeds), comma-separated")
+    ap.add_argument("--per-cap", action="store_true",
+                    help="also print each cap: the full replay, the sampled mean and, with several "
+                         "seeds, the lowest and highest sample, and the rate the cap ran at")
     a = ap.parse_args()
     tmp = tempfile.TemporaryDirectory()
     print("| workload | R | hit-ratio MAE | max abs (cap) | misses/s rel. MAE | wall s (full s) |")
@@ -66,6 +69,13 @@ def main():
             rel = [abs(mini[c]["misses_per_sec"] / full[c]["misses_per_sec"] - 1)
                    for c in caps if full[c]["misses_per_sec"] > 0]
             worst = max(err, key=err.get)
+            if a.per_cap:
+                for c in caps:
+                    m = mini[c]
+                    lo, hi = m.get("hit_ratio_min"), m.get("hit_ratio_max")
+                    spread = f" ({lo:.4f}-{hi:.4f})" if lo is not None and hi is not None else ""
+                    print(f"|   {c} | R {m.get('sample_rate'):.4g} | full {full[c]['hit_ratio']:.4f} | "
+                          f"sampled {m['hit_ratio']:.4f}{spread} | | |")
             print(f"| {label} | {r}{f' × {k} seeds' if k > 1 else ''} | {sum(err.values()) / len(err):.4f} | "
                   f"{err[worst]:.4f} ({worst}) | {sum(rel) / max(len(rel), 1):.3f} | "
                   f"{tm:.1f} ({tf:.1f}) |")
