@@ -139,15 +139,15 @@ fn text_output_has_table_and_verdict() {
 /// asked rate and the highest, the rows their own.
 #[test]
 fn sampling_note_names_a_raised_rate() {
-    let out = arclab(&[
-        "whatif",
+    const ARGS: &[&str] = &[
         "--workload",
         "zipf",
         "--caps",
         "1G,8G",
         "--sample-rate",
         "0.01",
-    ]);
+    ];
+    let out = arclab(&[&["whatif"], ARGS].concat());
     assert!(
         out.status.success(),
         "{}",
@@ -159,14 +159,7 @@ fn sampling_note_names_a_raised_rate() {
             && text.contains("ran at up to 6.250 %"),
         "{text}"
     );
-    let v = run_json(&[
-        "--workload",
-        "zipf",
-        "--caps",
-        "1G,8G",
-        "--sample-rate",
-        "0.01",
-    ]);
+    let v = run_json(ARGS);
     let rate = |cap: &str| {
         rows(&v)
             .iter()
