@@ -168,7 +168,7 @@ impl SpatialSampler {
             Some(u) => u.unit(key),
             None => key,
         };
-        hash_key(hash_key(key) ^ self.mixed_salt) < self.threshold
+        hash_mixed(key, self.mixed_salt) < self.threshold
     }
 }
 
@@ -185,7 +185,13 @@ impl SpatialSampler {
 /// [`SpatialSampler::keep`] computes it with the salt's mix precomputed.
 #[inline]
 pub fn sample_hash(key: u64, salt: u64) -> u64 {
-    hash_key(hash_key(key) ^ salt_mix(salt))
+    hash_mixed(key, salt_mix(salt))
+}
+
+/// [`sample_hash`] with the salt already mixed.
+#[inline(always)]
+fn hash_mixed(key: u64, mixed_salt: u64) -> u64 {
+    hash_key(hash_key(key) ^ mixed_salt)
 }
 
 /// A salt spread over all 64 bits (splitmix64's finalizer of `salt + γ`), so
