@@ -109,7 +109,7 @@ pub const DEFAULT_RATE: f64 = 0.01;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SpatialSampler {
     rate: f64,
-    salt: u64,
+    /// The salt spread over 64 bits ([`salt_mix`]); it picks the sample.
     mixed_salt: u64,
     threshold: u64,
     all: bool,
@@ -133,7 +133,6 @@ impl SpatialSampler {
         };
         SpatialSampler {
             rate,
-            salt,
             mixed_salt: salt_mix(salt),
             threshold,
             all,
@@ -182,13 +181,6 @@ impl SpatialSampler {
 /// which left the sample with too many cold blocks and every miniature low
 /// (LRU at 4 GiB: 0.787 against 0.817 for the whole trace; see
 /// `docs/whatif.md`, "Sampling").
-/// [`SpatialSampler::keep`] computes it with the salt's mix precomputed.
-#[inline]
-pub fn sample_hash(key: u64, salt: u64) -> u64 {
-    hash_mixed(key, salt_mix(salt))
-}
-
-/// [`sample_hash`] with the salt already mixed.
 #[inline(always)]
 fn hash_mixed(key: u64, mixed_salt: u64) -> u64 {
     hash_key(hash_key(key) ^ mixed_salt)
