@@ -360,20 +360,69 @@ fn set_tunable(t: &mut Tunables, name: &str, v: u64) -> bool {
 /// value)`) at `t_ns`: flat before the first point and after the last; 0
 /// without points.
 fn piecewise<P>(points: &[P], t_ns: u64, at: impl Fn(&P) -> (f64, u64)) -> u64 {
+    piece(points, t_ns, at).value(t_ns)
+}
+
+/// The piece of [`piecewise`]'s curve in force at `t_ns`.
+fn piece<P>(points: &[P], t_ns: u64, at: impl Fn(&P) -> (f64, u64)) -> Piece {
     let t = t_ns as f64 / 1e9;
+    let flat = |lo, hi, v| Piece {
+        lo,
+        hi,
+        from: (0.0, v),
+        to: None,
+    };
     let Some(first) = points.first() else {
-        return 0;
+        return flat(f64::NEG_INFINITY, f64::INFINITY, 0);
     };
     let i = points.partition_point(|p| at(p).0 <= t);
     if i == 0 {
-        return at(first).1;
+        return flat(f64::NEG_INFINITY, at(first).0, at(first).1);
     }
     if i == points.len() {
-        return at(&points[i - 1]).1;
+        return flat(at(&points[i - 1]).0, f64::INFINITY, at(&points[i - 1]).1);
     }
-    let ((ta, a), (tb, b)) = (at(&points[i - 1]), at(&points[i]));
-    let f = (t - ta) / (tb - ta);
-    (a as f64 + (b as f64 - a as f64) * f).round() as u64
+    let (a, b) = (at(&points[i - 1]), at(&points[i]));
+    Piece {
+        lo: a.0,
+        hi: b.0,
+        from: a,
+        to: Some(b),
+    }
+}
+
+/// One piece of a piecewise-linear curve ([`Scenario::demand_piece`]): a
+/// replay keeps it while its clock stays inside, instead of searching the
+/// curve's points at every request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    /// Seconds from which the piece is in force.
+    lo: f64,
+    /// Seconds at which the next piece begins.
+    hi: f64,
+    from: (f64, u64),
+    /// The far end of a sloped piece; `None`: flat at `from`'s value.
+    to: Option<(f64, u64)>,
+}
+
+impl Piece {
+    /// Whether the piece is the curve's at `t_ns`.
+    #[inline]
+    pub fn covers(&self, t_ns: u64) -> bool {
+        let t = t_ns as f64 / 1e9;
+        self.lo <= t && t < self.hi
+    }
+
+    /// The curve's value at `t_ns` (within the piece).
+    #[inline]
+    pub fn value(&self, t_ns: u64) -> u64 {
+        let Some((tb, b)) = self.to else {
+            return self.from.1;
+        };
+        let (ta, a) = self.from;
+        let f = (t_ns as f64 / 1e9 - ta) / (tb - ta);
+        (a as f64 + (b as f64 - a as f64) * f).round() as u64
+    }
 }
 
 impl Scenario {
@@ -506,6 +555,16 @@ impl Scenario {
         piecewise(&self.demand, t_ns, |p| (p.at_secs, p.bytes))
     }
 
+    /// The piece of [`demand_at`](Self::demand_at)'s curve in force at `t_ns`.
+    pub fn demand_piece(&self, t_ns: u64) -> Piece {
+        piece(&self.demand, t_ns, |p| (p.at_secs, p.bytes))
+    }
+
+    /// The piece of [`held_files_at`](Self::held_files_at)'s curve in force at `t_ns`.
+    pub fn held_piece(&self, t_ns: u64) -> Piece {
+        piece(&self.held, t_ns, |p| (p.at_secs, p.files))
+    }
+
     /// Files whose inodes the kernel keeps cached at `t_ns`, beyond
     /// `[pinned]` (linear between points).
     pub fn held_files_at(&self, t_ns: u64) -> u64 {
@@ -580,6 +639,55 @@ mod tests {
         Scenario::from_toml_str(text, "s.toml")
             .unwrap_err()
             .to_string()
+    }
+
+    /// A replay keeps the curve's piece while its clock stays inside it
+    /// (`Run::sync_host`); kept that way, in order or not, it gives the
+    /// curve's value at every time: flat 2 GiB before 10 s, up to 6 GiB at
+    /// 20 s, down to 1 GiB at 30 s, flat after.
+    #[test]
+    fn a_kept_piece_gives_the_curves_value_at_every_time() {
+        let s = Scenario::from_toml_str(
+            "name = \"x\"\nram_bytes = \"8GiB\"\n\
+             [[demand]]\nat_secs = 10\nbytes = \"2GiB\"\n\
+             [[demand]]\nat_secs = 20\nbytes = \"6GiB\"\n\
+             [[demand]]\nat_secs = 30\nbytes = \"1GiB\"\n",
+            "s.toml",
+        )
+        .unwrap();
+        let g = (1u64 << 30) as f64;
+        let want = |t: u64| {
+            let x = t as f64 / 1e9;
+            let v = match x {
+                x if x < 10.0 => 2.0 * g,
+                x if x < 20.0 => 2.0 * g + 4.0 * g * (x - 10.0) / 10.0,
+                x if x < 30.0 => 6.0 * g - 5.0 * g * (x - 20.0) / 10.0,
+                _ => g,
+            };
+            v.round() as u64
+        };
+        let mut piece = s.demand_piece(0);
+        let mut moved = 0;
+        let times = (0..400u64).map(|i| i * 97_000_000).chain([
+            25_000_000_000,
+            3_000_000_000,
+            20_000_000_000,
+            19_999_999_999,
+        ]);
+        for t in times {
+            if !piece.covers(t) {
+                piece = s.demand_piece(t);
+                moved += 1;
+            }
+            let got = piece.value(t);
+            assert!(
+                got.abs_diff(want(t)) <= 1,
+                "at {t} ns: {got} against {}",
+                want(t)
+            );
+            assert_eq!(got, s.demand_at(t));
+        }
+        assert_eq!(moved, 3 + 4, "one search per piece entered");
     }
 
     /// `[[held]]`: piecewise linear in files, each file the real host's

@@ -382,3 +382,70 @@ fn sampling_a_stream_at_its_source_changes_nothing() {
         assert_eq!(a.arcstats, b.arcstats);
     }
 }
+
+/// `run_clocked` (a trace's whatif) drops the requests outside the sample
+/// before the trace's clock spreads them. The runs must see what they saw
+/// when the whole clocked trace went through `run_stream`, to the last
+/// field, and what each run sees fed the whole trace alone: for a
+/// whole-second clock (oracleGeneral: ~20,000 requests share each second)
+/// and a synthetic one (txt), with a warm-up, whose count starts inside a
+/// second.
+#[test]
+fn a_trace_sampled_before_its_clock_changes_nothing() {
+    use arclab_trace::clock::{Clock, Clocked};
+    let w = WorkloadSpec::from_toml_str(MIXED, "inline").unwrap();
+    let mut reqs = Vec::new();
+    let mut g = w.generator(5);
+    while g.next_batch(&mut reqs, 1 << 16) > 0 && reqs.len() < 400_000 {}
+    let dir = tempfile::tempdir().unwrap();
+    let og = dir.path().join("t.oracleGeneral.bin");
+    arclab_trace::write_oracle_general(&og, reqs.iter().copied()).unwrap();
+    let txt = dir.path().join("t.txt");
+    let lines: String = reqs.iter().map(|r| format!("{}\n", r.key)).collect();
+    std::fs::write(&txt, lines).unwrap();
+    let mut sc = Scenario::from_toml_str(HOST, "inline").unwrap();
+    sc.warmup_secs = 2.5;
+    let mut specs = zfs_caps(&sc, &[1 << 30, 4 << 30], Some(0.01));
+    specs[1].sample_rate = Some(0.02);
+    for s in &mut specs {
+        s.series_step_ns = 1_000_000_000;
+    }
+    for (path, rate) in [(&og, 1e4), (&txt, 3e4)] {
+        let open = || {
+            let r = arclab_trace::open(path, &Default::default()).unwrap();
+            let clock = Clock::for_format(r.format(), rate).unwrap();
+            Clocked::new(r, clock)
+        };
+        let mut whole = open();
+        let mut all = Vec::new();
+        while whole.next_batch(&mut all, 1 << 16).unwrap() > 0 {}
+        assert!(all.last().unwrap().time_ns > 5_000_000_000);
+        let mut pos = 0;
+        let Ok(streamed) = whatif::run_stream(
+            &specs,
+            2,
+            |buf, max| {
+                let end = (pos + max).min(all.len());
+                buf.extend_from_slice(&all[pos..end]);
+                let n = end - pos;
+                pos = end;
+                Ok::<_, std::convert::Infallible>(n)
+            },
+            |_| {},
+        );
+        let mut trace = open();
+        let mut batches = 0;
+        let clocked = whatif::run_clocked(&specs, 2, &mut trace, |_| batches += 1).unwrap();
+        assert!(batches > 0);
+        let one_by_one = run_caps(&all, specs.clone());
+        for ((a, b), c) in streamed.iter().zip(&clocked).zip(&one_by_one) {
+            assert!(b.sampled.is_some() && b.n_miss > 0, "{}", path.display());
+            assert_eq!(format!("{a:?}"), format!("{b:?}"), "{}", path.display());
+            assert_eq!(
+                (c.n_req, c.n_miss, c.hit_ratio, c.sampled),
+                (b.n_req, b.n_miss, b.hit_ratio, b.sampled)
+            );
+            assert_eq!(c.arcstats, b.arcstats);
+        }
+    }
+}

@@ -55,11 +55,52 @@ pub const MAX_TICK_REQUESTS: usize = 1 << 20;
 #[derive(Debug)]
 pub struct TickSpreader {
     tick_ns: u64,
+    /// The raw time of the current tick's requests.
+    tick_t: u64,
+    /// Requests of the current tick (kept or not).
+    n: u64,
+    /// The current tick's requests (with a sample: the kept ones).
     pending: Vec<Request>,
+    /// With a sample: each pending request's index in its tick.
+    index: Vec<u32>,
     ready: VecDeque<Request>,
     /// The source's last batch (kept: a batch is up to 64 Ki requests).
     input: Vec<Request>,
+    /// The raw time of the first request read.
+    first_t: Option<u64>,
+    sample: Option<Sample>,
     done: bool,
+}
+
+/// Which requests a sampled stream keeps ([`Clocked::sample`]), and what it
+/// counts of the whole stream.
+struct Sample {
+    keep: Box<dyn Fn(u64) -> bool + Send>,
+    /// Count the requests from this time on (relative to the first).
+    from_ns: u64,
+    /// Requests of the whole stream at or after `from_ns`.
+    counted: u64,
+    /// The latest time of any request of the whole stream (relative).
+    last_ns: u64,
+}
+
+impl fmt::Debug for Sample {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sample")
+            .field("from_ns", &self.from_ns)
+            .field("counted", &self.counted)
+            .field("last_ns", &self.last_ns)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sample {
+    /// Count one request at relative time `t`.
+    #[inline]
+    fn count(&mut self, t: u64) {
+        self.counted += u64::from(t >= self.from_ns);
+        self.last_ns = self.last_ns.max(t);
+    }
 }
 
 impl TickSpreader {
@@ -67,31 +108,63 @@ impl TickSpreader {
     pub fn new(tick_ns: u64) -> Self {
         TickSpreader {
             tick_ns: tick_ns.max(1),
+            tick_t: 0,
+            n: 0,
             pending: Vec::new(),
+            index: Vec::new(),
             ready: VecDeque::new(),
             input: Vec::new(),
+            first_t: None,
+            sample: None,
             done: false,
         }
     }
 
     fn flush(&mut self) {
-        let n = self.pending.len() as u64;
+        let n = std::mem::take(&mut self.n);
         if n == 0 {
             return;
         }
-        // The i-th of n gets ⌊i·tick/n⌋, stepped without a division each.
-        let (step, rem) = (self.tick_ns / n, self.tick_ns % n);
-        let (mut q, mut r) = (0u64, 0u64);
-        self.ready.extend(self.pending.drain(..).map(|mut req| {
-            req.time_ns += q;
-            q += step;
-            r += rem;
-            if r >= n {
-                q += 1;
-                r -= n;
-            }
-            req
-        }));
+        // The i-th of n gets ⌊i·tick/n⌋.
+        let tick = self.tick_ns;
+        let Some(s) = &mut self.sample else {
+            // Every request: stepped without a division each.
+            let (step, rem) = (tick / n, tick % n);
+            let (mut q, mut r) = (0u64, 0u64);
+            self.ready.extend(self.pending.drain(..).map(|mut req| {
+                req.time_ns += q;
+                q += step;
+                r += rem;
+                if r >= n {
+                    q += 1;
+                    r -= n;
+                }
+                req
+            }));
+            return;
+        };
+        let at = |i: u64| (u128::from(i) * u128::from(tick) / u128::from(n)) as u64;
+        // What the whole tick counts, as if every request had been spread.
+        let base = self.first_t.unwrap_or(0);
+        let rel = |i: u64| self.tick_t.saturating_add(at(i)).saturating_sub(base);
+        let (first, last) = (rel(0), rel(n - 1));
+        s.last_ns = s.last_ns.max(last);
+        if first >= s.from_ns {
+            s.counted += n;
+        } else if last >= s.from_ns {
+            // The tick straddles the start of the count: at most once in
+            // a trace in order.
+            s.counted += (0..n).filter(|&i| rel(i) >= s.from_ns).count() as u64;
+        }
+        self.ready.extend(
+            self.pending
+                .drain(..)
+                .zip(self.index.drain(..))
+                .map(|(mut req, i)| {
+                    req.time_ns += at(u64::from(i));
+                    req
+                }),
+        );
     }
 
     /// Pull from `source` (same contract as the replay engine's batch
@@ -111,12 +184,24 @@ impl TickSpreader {
                 self.flush();
                 break;
             }
+            if let Some(r) = input.first() {
+                self.first_t.get_or_insert(r.time_ns);
+            }
             for r in input.drain(..) {
-                let same = self.pending.first().is_some_and(|p| p.time_ns == r.time_ns);
-                if !same || self.pending.len() >= MAX_TICK_REQUESTS {
+                if self.n == 0 || r.time_ns != self.tick_t || self.n >= MAX_TICK_REQUESTS as u64 {
                     self.flush();
+                    self.tick_t = r.time_ns;
                 }
-                self.pending.push(r);
+                match &self.sample {
+                    None => self.pending.push(r),
+                    Some(s) => {
+                        if (s.keep)(r.key) {
+                            self.pending.push(r);
+                            self.index.push(self.n as u32);
+                        }
+                    }
+                }
+                self.n += 1;
             }
         }
         self.input = input;
@@ -252,6 +337,8 @@ pub struct Clocked {
     spread: Option<TickSpreader>,
     synthetic: Option<Synthetic>,
     first_ns: Option<u64>,
+    /// The sample of a clock without a spreader (with one, it holds it).
+    sample: Option<Sample>,
 }
 
 impl Clocked {
@@ -266,7 +353,39 @@ impl Clocked {
             spread,
             synthetic,
             first_ns: None,
+            sample: None,
         }
+    }
+
+    /// From now on, hand out only the requests whose key `keep` keeps (a
+    /// spatial sample), timed exactly as when every request is read: the
+    /// clock still spreads each tick over all of its requests. The whole
+    /// stream is still counted, [`sampled_counts`](Self::sampled_counts).
+    /// Dropping requests here, before they are spread and copied, is what
+    /// makes a sampled replay of a large trace cheap. Call it before the
+    /// first batch.
+    pub fn sample(&mut self, keep: Box<dyn Fn(u64) -> bool + Send>, count_from_ns: u64) {
+        let s = Sample {
+            keep,
+            from_ns: count_from_ns,
+            counted: 0,
+            last_ns: 0,
+        };
+        match &mut self.spread {
+            Some(sp) => sp.sample = Some(s),
+            None => self.sample = Some(s),
+        }
+    }
+
+    /// With [`sample`](Self::sample): the requests of the whole stream read
+    /// so far at or after its `count_from_ns`, and the latest time of any
+    /// (relative to the first request).
+    pub fn sampled_counts(&self) -> Option<(u64, u64)> {
+        let s = match &self.spread {
+            Some(sp) => sp.sample.as_ref(),
+            None => self.sample.as_ref(),
+        }?;
+        Some((s.counted, s.last_ns))
     }
 
     /// The reader underneath (format, progress).
@@ -280,22 +399,52 @@ impl Clocked {
     pub fn next_batch(&mut self, buf: &mut Vec<Request>, max: usize) -> Result<usize, TraceError> {
         let start = buf.len();
         let reader = &mut self.reader;
-        let n = match (&mut self.spread, &mut self.synthetic) {
-            (Some(sp), _) => sp.next_batch(buf, max, |b, m| reader.read_batch(b, m))?,
-            (None, Some(syn)) => {
-                let n = reader.read_batch(buf, max)?;
-                syn.stamp(&mut buf[start..]);
-                n
+        loop {
+            let n = match (&mut self.spread, &mut self.synthetic) {
+                (Some(sp), _) => {
+                    let n = sp.next_batch(buf, max, |b, m| reader.read_batch(b, m))?;
+                    if sp.sample.is_some() {
+                        // Sampled: the first request read sets the origin,
+                        // whether it was kept or not.
+                        self.first_ns = sp.first_t;
+                    }
+                    n
+                }
+                (None, Some(syn)) => {
+                    let n = reader.read_batch(buf, max)?;
+                    syn.stamp(&mut buf[start..]);
+                    n
+                }
+                (None, None) => reader.read_batch(buf, max)?,
+            };
+            if let Some(first) = buf.get(start) {
+                let base = *self.first_ns.get_or_insert(first.time_ns);
+                for r in &mut buf[start..] {
+                    r.time_ns = r.time_ns.saturating_sub(base);
+                }
             }
-            (None, None) => reader.read_batch(buf, max)?,
-        };
-        if let Some(first) = buf.get(start) {
-            let base = *self.first_ns.get_or_insert(first.time_ns);
-            for r in &mut buf[start..] {
-                r.time_ns = r.time_ns.saturating_sub(base);
+            let Some(s) = &mut self.sample else {
+                return Ok(n);
+            };
+            // A sample of a clock without a spreader: count, then drop.
+            if n == 0 {
+                return Ok(0);
+            }
+            let mut kept = start;
+            for i in start..buf.len() {
+                let r = buf[i];
+                s.count(r.time_ns);
+                if (s.keep)(r.key) {
+                    buf[kept] = r;
+                    kept += 1;
+                }
+            }
+            buf.truncate(kept);
+            // An empty batch would end the replay: read on.
+            if kept > start {
+                return Ok(kept - start);
             }
         }
-        Ok(n)
     }
 }
 
@@ -332,6 +481,82 @@ mod tests {
         assert_eq!(times, [0, s / 4, s / 2, 3 * s / 4, s, 3 * s, 3 * s + s / 2]);
         let keys: Vec<u64> = out.iter().map(|r| r.key).collect();
         assert_eq!(keys, [0, 1, 2, 3, 4, 5, 6], "order is kept");
+    }
+
+    /// The unsampled spreader's output (times made relative to the first
+    /// request, as [`Clocked`] does) and the sampled one's.
+    fn spread_both(
+        reqs: &[Request],
+        tick: u64,
+        keep: fn(u64) -> bool,
+        from_ns: u64,
+    ) -> (Vec<Request>, Vec<Request>, (u64, u64)) {
+        let run = |sample: Option<Sample>| {
+            let mut sp = TickSpreader::new(tick);
+            sp.sample = sample;
+            let mut src = source(reqs.to_vec());
+            let mut out = Vec::new();
+            while sp.next_batch(&mut out, 5, &mut src).unwrap() > 0 {}
+            let base = reqs.first().map_or(0, |r| r.time_ns);
+            for r in &mut out {
+                r.time_ns = r.time_ns.saturating_sub(base);
+            }
+            let s = sp.sample.map(|s| (s.counted, s.last_ns));
+            (out, s)
+        };
+        let (all, _) = run(None);
+        let sample = Sample {
+            keep: Box::new(keep),
+            from_ns,
+            counted: 0,
+            last_ns: 0,
+        };
+        let (kept, counts) = run(Some(sample));
+        (all, kept, counts.unwrap())
+    }
+
+    #[test]
+    fn a_sample_is_timed_as_in_the_whole_stream_and_counts_it() {
+        let s = 1_000_000_000u64;
+        // Ticks of 1 to 7 requests, a step back in time (5 s, then 2 s:
+        // stamped before the first, so at 0) and a long tick.
+        let secs = [5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 2, 2, 7, 9, 9, 9]
+            .into_iter()
+            .chain(std::iter::repeat_n(12, 40));
+        let reqs: Vec<Request> = secs
+            .enumerate()
+            .map(|(i, t)| Request::read(t * s, i as u64 * 7919 % 61, 1))
+            .collect();
+        let keep: fn(u64) -> bool = |k| k % 3 == 1;
+        for from in [0, s / 2, 1_500_000_000, 4 * s, 7 * s + 1, 99 * s] {
+            let (all, kept, (counted, last)) = spread_both(&reqs, s, keep, from);
+            let want: Vec<Request> = all.iter().copied().filter(|r| keep(r.key)).collect();
+            assert_eq!(kept, want, "from {from}");
+            assert!(!kept.is_empty() && kept.len() < all.len());
+            let n = all.iter().filter(|r| r.time_ns >= from).count() as u64;
+            assert_eq!(counted, n, "from {from}");
+            assert_eq!(last, all.iter().map(|r| r.time_ns).max().unwrap());
+        }
+        // A tick longer than MAX_TICK_REQUESTS continues in the next chunk.
+        let long = vec![Request::read(3 * s, 4, 1); MAX_TICK_REQUESTS + 3];
+        let long: Vec<Request> = long
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| Request { key: i as u64, ..r })
+            .collect();
+        let (all, kept, (counted, _)) = spread_both(&long, s, |k| k % 1000 == 0, s / 3);
+        let want: Vec<Request> = all.iter().copied().filter(|r| r.key % 1000 == 0).collect();
+        assert_eq!(kept, want);
+        assert_eq!(
+            counted,
+            all.iter().filter(|r| r.time_ns >= s / 3).count() as u64
+        );
+        let tail: Vec<u64> = all[MAX_TICK_REQUESTS..].iter().map(|r| r.time_ns).collect();
+        assert_eq!(
+            tail,
+            [0, s / 3, 2 * s / 3],
+            "the second chunk spreads over the tick again"
+        );
     }
 
     #[test]

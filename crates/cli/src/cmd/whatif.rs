@@ -457,16 +457,9 @@ fn run_trace(
     let mut trace = Clocked::new(reader, clock);
     let (_, total) = trace.reader().progress();
     let mut bar = Progress::new("replaying", total);
-    let results = arclab_sim::whatif::run_stream(
-        specs,
-        threads,
-        |buf, max| {
-            let n = trace.next_batch(buf, max);
-            bar.set(trace.reader().progress().0);
-            n
-        },
-        |_| {},
-    );
+    let results = arclab_sim::whatif::run_clocked(specs, threads, &mut trace, |t| {
+        bar.set(t.reader().progress().0)
+    });
     bar.finish();
     Ok(results?)
 }

@@ -73,11 +73,13 @@ use crate::model::ZfsSpec;
 use crate::policies::AnyPolicy;
 use crate::replay::{DEFAULT_BATCH, Sink, Target, drive};
 use crate::sample::{SampleUnits, SpatialSampler, scaled_miss_ratio};
-use crate::scenario::{Pinned, Scenario};
+use crate::scenario::{Piece, Pinned, Scenario};
 use crate::workload::WorkloadSpec;
 use arclab_arc::Request;
 use arclab_arc::limits::MIN_ARC_MAX;
 use arclab_arc::model::{ArcCache, ArcConfig, Miniature};
+use arclab_trace::TraceError;
+use arclab_trace::clock::Clocked;
 use std::convert::Infallible;
 
 /// One run: a target on a scenario.
@@ -208,6 +210,10 @@ pub struct Run<'a> {
     last_demand: u64,
     /// The held files last set ([`Scenario::held_files_at`]).
     last_held: u64,
+    /// The pieces of the scenario's demand and held-files curves in force
+    /// at the last request (searched again only when the clock leaves them).
+    demand_piece: Piece,
+    held_piece: Piece,
     last_t: u64,
     /// The whole workload's requests after the warm-up, when the stream
     /// fed to the run was sampled at its source ([`run_all`]).
@@ -288,6 +294,8 @@ impl<'a> Run<'a> {
             disk_restarted: false,
             last_demand: u64::MAX,
             last_held: sc.held_files_at(0),
+            demand_piece: sc.demand_piece(0),
+            held_piece: sc.held_piece(0),
             last_t: 0,
             full_requests: None,
         }
@@ -305,12 +313,18 @@ impl<'a> Run<'a> {
             let a = z.arc_mut();
             a.advance_to(t);
             let sc = &self.spec.scenario;
-            let d = (sc.demand_at(t) as f64 * r).round() as u64;
+            if !self.demand_piece.covers(t) {
+                self.demand_piece = sc.demand_piece(t);
+            }
+            let d = (self.demand_piece.value(t) as f64 * r).round() as u64;
             if d != self.last_demand {
                 a.set_other_demand(d);
                 self.last_demand = d;
             }
-            let h = sc.held_files_at(t);
+            if !self.held_piece.covers(t) {
+                self.held_piece = sc.held_piece(t);
+            }
+            let h = self.held_piece.value(t);
             if h != self.last_held {
                 set_pinned(a, &sc.pinned_at(t), r);
                 self.last_held = h;
@@ -559,6 +573,39 @@ pub fn run_stream<E>(
     };
     drive(&mut runs, threads, DEFAULT_BATCH, sampled, progress)?;
     Ok(finish_sampled(runs, full, last_ns))
+}
+
+/// Every spec on one replay of a trace on its clock, like [`run_stream`];
+/// `on_batch` sees the trace after each batch (progress). When every run
+/// samples, the trace drops the requests outside the sample before its
+/// clock spreads and copies them ([`Clocked::sample`]); the runs see the
+/// same requests at the same times as [`run_stream`] gives them, and the
+/// same counts of the whole trace.
+pub fn run_clocked(
+    specs: &[RunSpec],
+    threads: usize,
+    trace: &mut Clocked,
+    mut on_batch: impl FnMut(&Clocked),
+) -> Result<Vec<RunResult>, TraceError> {
+    let mut runs: Vec<Run<'_>> = specs.iter().map(Run::new).collect();
+    let sampling = source_sampling(specs);
+    if let Some((samplers, from_ns)) = &sampling {
+        let samplers = samplers.clone();
+        trace.sample(
+            Box::new(move |k| samplers.iter().any(|s| s.keep(k))),
+            *from_ns,
+        );
+    }
+    let next = |buf: &mut Vec<Request>, max: usize| {
+        let n = trace.next_batch(buf, max);
+        on_batch(trace);
+        n
+    };
+    drive(&mut runs, threads, DEFAULT_BATCH, next, |_| {})?;
+    Ok(match (sampling, trace.sampled_counts()) {
+        (Some(_), Some((full, last_ns))) => finish_sampled(runs, full, last_ns),
+        _ => runs.into_iter().map(Run::finish).collect(),
+    })
 }
 
 /// Finish runs fed a stream sampled at its source: the whole stream had
