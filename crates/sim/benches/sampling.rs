@@ -67,5 +67,21 @@ fn sampling(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, sampling);
+/// The sample's membership test alone (`SpatialSampler::keep`), which a
+/// sampled replay of a trace runs on every request it reads: 1 M keys of the
+/// workloads' lattice (`file << 41 | blkid`, 1,000 files of 1,000 blocks).
+fn keep(c: &mut Criterion) {
+    let keys: Vec<u64> = (0..1_000u64)
+        .flat_map(|f| (0..1_000u64).map(move |b| (f << 41) | b))
+        .collect();
+    let mut g = c.benchmark_group("sampler_keep");
+    g.throughput(Throughput::Elements(keys.len() as u64));
+    let s = arclab_sim::sample::SpatialSampler::new(0.01, 3);
+    g.bench_function("1M_lattice_keys_R0.01", |b| {
+        b.iter(|| black_box(&keys).iter().filter(|&&k| s.keep(k)).count())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, sampling, keep);
 criterion_main!(benches);

@@ -50,6 +50,7 @@ pub mod capture;
 pub mod clock;
 mod csv;
 mod error;
+mod frames;
 mod lcs;
 mod lines;
 mod lis;

@@ -151,9 +151,11 @@ pub(crate) fn wrap(
         Compression::Gzip => Box::new(ReadAhead::spawn(flate2::read::MultiGzDecoder::new(
             BufReader::with_capacity(BUF_SIZE / 4, chained),
         ))),
-        Compression::Zstd => Box::new(ReadAhead::spawn(
-            zstd::stream::read::Decoder::new(chained)
-                .map_err(|e| TraceError::new(name, Location::File, TraceErrorKind::Io(e)))?,
+        // Frame by frame on the cores there are (one stream, as the zstd
+        // tool writes it, on one).
+        Compression::Zstd => Box::new(crate::frames::ParallelFrames::spawn(
+            chained,
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
         )),
     };
     Ok(Opened {

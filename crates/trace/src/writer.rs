@@ -7,12 +7,13 @@ use arclab_arc::Request;
 use arclab_arc::slab::KeyMap;
 
 use crate::error::{Location, TraceError, TraceErrorKind};
+use crate::frames::FramedZstd;
 use crate::oracle_general::RECORD_SIZE;
 use crate::source::{BUF_SIZE, Compression, split_compression_ext};
 
 enum Out<W: Write> {
     Plain(BufWriter<W>),
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<W>>),
+    Zstd(FramedZstd<BufWriter<W>>),
     Gzip(flate2::write::GzEncoder<BufWriter<W>>),
 }
 
@@ -41,7 +42,9 @@ impl<W: Write> Out<W> {
 ///   to the same key, `-1` when there is none (libCacheSim's convention);
 /// * time = `time_ns / 1e9` in whole seconds, saturating at `u32::MAX`;
 ///   op / kind / prefetch are not stored by the format;
-/// * a `.zst` / `.gz` extension compresses the output (zstd level 3 / gzip default);
+/// * a `.zst` / `.gz` extension compresses the output (zstd level 3 in
+///   independent frames of 4 MiB of records, which a reader decodes on
+///   several cores / gzip default);
 /// * the output is written by [`arclab_io::write_atomic_with`]: a randomly
 ///   named temporary file in the same directory, renamed over `path` at the
 ///   end, so readers never see a partial file (a symlink or a directory at
@@ -95,7 +98,7 @@ pub fn write_oracle_general(
         let bw = BufWriter::with_capacity(BUF_SIZE, file);
         let mut out = match compression {
             Compression::None => Out::Plain(bw),
-            Compression::Zstd => Out::Zstd(zstd::stream::write::Encoder::new(bw, 3)?),
+            Compression::Zstd => Out::Zstd(FramedZstd::new(bw)?),
             Compression::Gzip => Out::Gzip(flate2::write::GzEncoder::new(
                 bw,
                 flate2::Compression::default(),

@@ -1,0 +1,403 @@
+//! zstd written in independent frames, and decoded on several cores.
+//!
+//! A zstd stream may hold many frames one after the other; each decodes on
+//! its own. [`FramedZstd`] writes a trace that way (one frame per
+//! [`FRAME_RAW`] bytes, each declaring its size), and [`ParallelFrames`]
+//! decodes such a stream on worker threads, handing the bytes back in order:
+//! zstd's decoder is the whole replay's bottleneck on one core
+//! (`docs/bench.md`). A frame it cannot hand to a worker (no declared size,
+//! larger than [`MAX_FRAME_RAW`] or [`MAX_FRAME_COMPRESSED`], or cut) makes
+//! it decode the rest of the stream on one thread, as a stream written by the
+//! `zstd` tool (one frame for the whole file) always is: the bytes are the
+//! same either way, and so are the errors, in order after the bytes before
+//! them.
+
+use std::io::{self, Cursor, Read, Write};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+
+/// Bytes of records in each frame [`FramedZstd`] writes.
+pub(crate) const FRAME_RAW: usize = 4 << 20;
+/// The largest declared frame size decoded on a worker.
+pub(crate) const MAX_FRAME_RAW: u64 = 16 << 20;
+/// The largest compressed frame handed to a worker (the splitter holds it).
+pub(crate) const MAX_FRAME_COMPRESSED: usize = 8 << 20;
+/// zstd level of the frames written.
+const LEVEL: i32 = 3;
+/// Bytes handed over at a time on the single-thread path.
+const CHUNK: usize = 1 << 20;
+
+/// A writer of independent zstd frames of [`FRAME_RAW`] bytes each.
+pub(crate) struct FramedZstd<W: Write> {
+    out: W,
+    raw: Vec<u8>,
+    comp: Vec<u8>,
+    cctx: zstd::bulk::Compressor<'static>,
+}
+
+impl<W: Write> FramedZstd<W> {
+    pub(crate) fn new(out: W) -> io::Result<Self> {
+        Ok(FramedZstd {
+            out,
+            raw: Vec::with_capacity(FRAME_RAW),
+            comp: Vec::new(),
+            cctx: zstd::bulk::Compressor::new(LEVEL)?,
+        })
+    }
+
+    fn frame(&mut self) -> io::Result<()> {
+        if self.raw.is_empty() {
+            return Ok(());
+        }
+        self.comp.clear();
+        self.comp
+            .reserve(zstd::zstd_safe::compress_bound(self.raw.len()));
+        self.cctx.compress_to_buffer(&self.raw, &mut self.comp)?;
+        self.out.write_all(&self.comp)?;
+        self.raw.clear();
+        Ok(())
+    }
+
+    /// Write the last frame; the writer underneath.
+    pub(crate) fn finish(mut self) -> io::Result<W> {
+        self.frame()?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+impl<W: Write> Write for FramedZstd<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = buf.len().min(FRAME_RAW - self.raw.len());
+        self.raw.extend_from_slice(&buf[..n]);
+        if self.raw.len() == FRAME_RAW {
+            self.frame()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// One piece of the output, in order: decoded by a worker (a frame) or by
+/// the splitter itself (the single-thread path); then the end marker, so
+/// that a splitter that dies without it is an error, not a short trace.
+enum Msg {
+    Piece(Receiver<io::Result<Vec<u8>>>),
+    End,
+}
+type Job = (Vec<u8>, usize, SyncSender<io::Result<Vec<u8>>>);
+
+/// A zstd stream decoded frame by frame on `workers` threads (see the
+/// module's documentation). Dropping it stops the threads at their next
+/// hand-over.
+pub(crate) struct ParallelFrames {
+    pieces: Receiver<Msg>,
+    chunk: Vec<u8>,
+    at: usize,
+    done: bool,
+}
+
+impl ParallelFrames {
+    /// Decode `inner` (starting at a frame) on `workers` threads (at least 1)
+    /// plus the one that splits it into frames.
+    pub(crate) fn spawn<R: Read + Send + 'static>(inner: R, workers: usize) -> ParallelFrames {
+        let workers = workers.max(1);
+        // Pieces in flight: each worker busy and one more waiting.
+        let (piece_tx, pieces) = sync_channel::<Msg>(2 * workers);
+        let (job_tx, job_rx) = sync_channel::<Job>(workers);
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        for _ in 0..workers {
+            let jobs = job_rx.clone();
+            std::thread::spawn(move || {
+                let Ok(mut dctx) = zstd::bulk::Decompressor::new() else {
+                    return;
+                };
+                loop {
+                    // The lock is held only while waiting for the next job.
+                    let job = match jobs.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((frame, size, out)) = job else {
+                        return;
+                    };
+                    let _ = out.send(dctx.decompress(&frame, size));
+                }
+            });
+        }
+        std::thread::spawn(move || {
+            if split(inner, &job_tx, &piece_tx).is_ok() {
+                let _ = piece_tx.send(Msg::End);
+            }
+        });
+        ParallelFrames {
+            pieces,
+            chunk: Vec::new(),
+            at: 0,
+            done: false,
+        }
+    }
+}
+
+/// Hand `r`'s frames to the workers, in order, until one cannot be; then
+/// decode the rest here. `Err` when the reader is gone.
+fn split<R: Read>(mut r: R, jobs: &SyncSender<Job>, pieces: &SyncSender<Msg>) -> Result<(), ()> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut at = 0;
+    let mut eof = false;
+    loop {
+        let rest = &buf[at..];
+        if rest.is_empty() && eof {
+            return Ok(());
+        }
+        let size = zstd::zstd_safe::find_frame_compressed_size(rest)
+            .ok()
+            .filter(|&n| n > 0 && n <= rest.len());
+        let content = size.and_then(|_| zstd::zstd_safe::get_frame_content_size(rest).ok());
+        match (size, content) {
+            (Some(n), Some(Some(raw))) if raw <= MAX_FRAME_RAW => {
+                let (tx, rx) = sync_channel(1);
+                pieces.send(Msg::Piece(rx)).map_err(|_| ())?;
+                jobs.send((rest[..n].to_vec(), raw as usize, tx))
+                    .map_err(|_| ())?;
+                at += n;
+            }
+            // A frame not whole in the buffer yet: read on, up to the limit.
+            (None, _) if !eof && rest.len() < MAX_FRAME_COMPRESSED => {
+                buf.drain(..at);
+                at = 0;
+                let from = buf.len();
+                let want = (from + CHUNK).min(MAX_FRAME_COMPRESSED);
+                buf.resize(want, 0);
+                // One read at a time: an error loses no byte read before it.
+                match r.read(&mut buf[from..]) {
+                    Ok(got) => {
+                        buf.truncate(from + got);
+                        eof = got == 0;
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(from),
+                    Err(e) => {
+                        // The bytes before the error, then the error itself.
+                        buf.truncate(from);
+                        let rest = Cursor::new(buf).chain(Failing(Some(e)));
+                        return single(rest, pieces);
+                    }
+                }
+            }
+            // Too large, no declared size, corrupt or cut: one decoder for
+            // the rest, which also reports what is wrong.
+            _ => {
+                let rest = Cursor::new(buf.split_off(at)).chain(r);
+                return single(rest, pieces);
+            }
+        }
+    }
+}
+
+/// A reader that fails once with its error, then ends.
+struct Failing(Option<io::Error>);
+
+impl Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
+    }
+}
+
+/// Decode `r` on this thread, a chunk at a time; `Err` when the reader is
+/// gone. A decoding error is handed on as the last piece.
+fn single<R: Read>(r: R, pieces: &SyncSender<Msg>) -> Result<(), ()> {
+    let send = |p: io::Result<Vec<u8>>| {
+        let (tx, rx) = sync_channel(1);
+        let _ = tx.send(p);
+        pieces.send(Msg::Piece(rx)).map_err(|_| ())
+    };
+    let mut dec = match zstd::stream::read::Decoder::new(r) {
+        Ok(d) => d,
+        Err(e) => return send(Err(e)),
+    };
+    loop {
+        let mut chunk = vec![0u8; CHUNK];
+        match crate::source::read_full(&mut dec, &mut chunk) {
+            Ok(0) => return Ok(()),
+            Ok(k) => {
+                chunk.truncate(k);
+                send(Ok(chunk))?;
+            }
+            // The error ends the stream: no end marker after it.
+            Err(e) => return send(Err(e)).and(Err(())),
+        }
+    }
+}
+
+impl Read for ParallelFrames {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.chunk.len() {
+            if self.done {
+                return Ok(0);
+            }
+            let piece = match self.pieces.recv() {
+                Ok(Msg::Piece(p)) => p,
+                Ok(Msg::End) => {
+                    self.done = true;
+                    return Ok(0);
+                }
+                // Gone without its end marker: the splitter panicked.
+                Err(_) => {
+                    self.done = true;
+                    return Err(io::Error::other("the decompressing thread stopped"));
+                }
+            };
+            match piece.recv() {
+                Ok(Ok(c)) => (self.chunk, self.at) = (c, 0),
+                Ok(Err(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Err(_) => {
+                    self.done = true;
+                    return Err(io::Error::other("a decompressing thread stopped"));
+                }
+            }
+        }
+        let n = out.len().min(self.chunk.len() - self.at);
+        out[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 10.5 MiB of records-like bytes: compressible, not trivially.
+    fn data() -> Vec<u8> {
+        (0..(21usize << 19))
+            .map(|i| ((i / 24) as u64).wrapping_mul(0x9e37_79b9) as u8 ^ (i % 24) as u8)
+            .collect()
+    }
+
+    fn framed(data: &[u8]) -> Vec<u8> {
+        let mut w = FramedZstd::new(Vec::new()).unwrap();
+        // In odd pieces, as a BufWriter hands them over.
+        for piece in data.chunks(1_000_003) {
+            w.write_all(piece).unwrap();
+        }
+        w.finish().unwrap()
+    }
+
+    fn frames_in(mut z: &[u8]) -> usize {
+        let mut n = 0;
+        while !z.is_empty() {
+            let k = zstd::zstd_safe::find_frame_compressed_size(z).unwrap();
+            z = &z[k..];
+            n += 1;
+        }
+        n
+    }
+
+    fn read_all(z: Vec<u8>, workers: usize) -> (Vec<u8>, Option<io::Error>) {
+        let mut r = ParallelFrames::spawn(Cursor::new(z), workers);
+        let mut got = Vec::new();
+        let e = r.read_to_end(&mut got).err();
+        (got, e)
+    }
+
+    #[test]
+    fn frames_written_apart_decode_in_order_on_any_number_of_workers() {
+        let d = data();
+        let z = framed(&d);
+        // 4 MiB frames: three for 10.5 MiB; any zstd decoder reads them.
+        assert_eq!(frames_in(&z), 3);
+        assert_eq!(zstd::stream::decode_all(&z[..]).unwrap(), d);
+        for w in [1, 2, 3, 8] {
+            let (got, e) = read_all(z.clone(), w);
+            assert!(e.is_none(), "{e:?}");
+            assert!(got == d, "{w} workers");
+        }
+        // A stream as the zstd tool writes it (one frame, size not
+        // declared), a frame declaring more than MAX_FRAME_RAW, and both
+        // after frames a worker can take: the same bytes.
+        let one = zstd::stream::encode_all(&d[..], 3).unwrap();
+        let big = vec![7u8; MAX_FRAME_RAW as usize + 1];
+        let big_z = zstd::bulk::compress(&big, 1).unwrap();
+        let mut mixed = z.clone();
+        mixed.extend_from_slice(&one);
+        mixed.extend_from_slice(&big_z);
+        let mut want = d.clone();
+        want.extend_from_slice(&d);
+        want.extend_from_slice(&big);
+        for (z, want) in [(one, &d), (mixed, &want)] {
+            let (got, e) = read_all(z, 2);
+            assert!(e.is_none(), "{e:?}");
+            assert!(got == *want);
+        }
+        let (got, e) = read_all(Vec::new(), 2);
+        assert!(got.is_empty() && e.is_none());
+    }
+
+    #[test]
+    fn a_bad_frame_is_an_error_after_the_bytes_before_it() {
+        let d = data();
+        let z = framed(&d);
+        let second = zstd::zstd_safe::find_frame_compressed_size(&z).unwrap();
+        // Cut inside the third frame: two frames and what of the third could
+        // be decoded (a cut frame is decoded as a stream), then an error.
+        let cut = z[..z.len() - 100].to_vec();
+        let (got, e) = read_all(cut, 2);
+        assert!(
+            got.len() >= 2 * FRAME_RAW && got.len() < d.len(),
+            "{}",
+            got.len()
+        );
+        assert!(got == d[..got.len()]);
+        assert!(e.is_some());
+        // A byte changed inside the second frame's data.
+        let mut bad = z.clone();
+        bad[second + 5_000] ^= 0x55;
+        let (got, e) = read_all(bad, 2);
+        assert!(got == d[..FRAME_RAW], "{} bytes", got.len());
+        assert!(e.is_some());
+        // Not zstd at all.
+        let (got, e) = read_all(b"not zstd, just text".to_vec(), 2);
+        assert!(got.is_empty() && e.is_some());
+    }
+
+    /// The file's own read error comes through as itself, after every byte
+    /// decoded before it; dropping the reader early stops the threads.
+    #[test]
+    fn a_read_error_arrives_in_order_and_an_early_drop_ends_cleanly() {
+        struct Flaky(Cursor<Vec<u8>>);
+        impl Read for Flaky {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                match self.0.read(out)? {
+                    0 => Err(io::Error::new(io::ErrorKind::InvalidData, "disk error")),
+                    k => Ok(k),
+                }
+            }
+        }
+        let d = data();
+        let z = framed(&d);
+        let two = {
+            let a = zstd::zstd_safe::find_frame_compressed_size(&z).unwrap();
+            a + zstd::zstd_safe::find_frame_compressed_size(&z[a..]).unwrap()
+        };
+        // The file ends in an error right after the second frame.
+        let mut r = ParallelFrames::spawn(Flaky(Cursor::new(z[..two].to_vec())), 2);
+        let mut got = Vec::new();
+        let e = r.read_to_end(&mut got).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData, "{e}");
+        assert!(got == d[..2 * FRAME_RAW]);
+        let mut r = ParallelFrames::spawn(Cursor::new(z), 2);
+        let mut first = [0u8; 10];
+        r.read_exact(&mut first).unwrap();
+        assert_eq!(first, d[..10]);
+        drop(r);
+    }
+}
