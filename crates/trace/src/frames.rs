@@ -5,9 +5,12 @@
 //! [`FRAME_RAW`] bytes, each declaring its size), and [`ParallelFrames`]
 //! decodes such a stream on worker threads, handing the bytes back in order:
 //! zstd's decoder is the whole replay's bottleneck on one core
-//! (`docs/bench.md`). A frame it cannot hand to a worker (no declared size,
-//! larger than [`MAX_FRAME_RAW`] or [`MAX_FRAME_COMPRESSED`], or cut) makes
-//! it decode the rest of the stream on one thread, as a stream written by the
+//! (`docs/bench.md`). Frames of undeclared size (`pzstd` writes those, each
+//! after a skippable frame) go to the workers too; one that turns out, or is
+//! declared, larger than [`MAX_FRAME_RAW`] is decoded by the reader itself a
+//! chunk at a time, so memory stays bounded. A frame above
+//! [`MAX_FRAME_COMPRESSED`], or a cut or corrupt one, makes the splitter
+//! decode the rest of the stream on one thread, as a stream written by the
 //! `zstd` tool (one frame for the whole file) always is: the bytes are the
 //! same either way, and so are the errors, in order after the bytes before
 //! them.
@@ -22,6 +25,8 @@ pub(crate) const FRAME_RAW: usize = 4 << 20;
 pub(crate) const MAX_FRAME_RAW: u64 = 16 << 20;
 /// The largest compressed frame handed to a worker (the splitter holds it).
 pub(crate) const MAX_FRAME_COMPRESSED: usize = 8 << 20;
+/// The magic of a skippable frame, its low four bits masked.
+const SKIPPABLE_MAGIC: u32 = 0x184d_2a50;
 /// Decoded buffers kept for reuse.
 const SPARE_BUFFERS: usize = 4;
 /// zstd level of the frames written.
@@ -87,10 +92,21 @@ impl<W: Write> Write for FramedZstd<W> {
 /// the splitter itself (the single-thread path); then the end marker, so
 /// that a splitter that dies without it is an error, not a short trace.
 enum Msg {
-    Piece(Receiver<io::Result<Vec<u8>>>),
+    Piece(Receiver<io::Result<Decoded>>),
     End,
 }
-type Job = (Vec<u8>, usize, SyncSender<io::Result<Vec<u8>>>);
+
+/// What a worker hands back for a frame.
+enum Decoded {
+    Bytes(Vec<u8>),
+    /// A frame without a declared size that decodes to more than
+    /// [`MAX_FRAME_RAW`]: the reader decodes it itself, a chunk at a time.
+    Large(Vec<u8>),
+}
+
+/// A frame for a worker: its bytes, its declared size (`None`: not
+/// declared), and where the result goes.
+type Job = (Vec<u8>, Option<usize>, SyncSender<io::Result<Decoded>>);
 type Spare = Arc<Mutex<Vec<Vec<u8>>>>;
 
 /// A zstd stream decoded frame by frame on `workers` threads (see the
@@ -103,6 +119,8 @@ pub(crate) struct ParallelFrames {
     spare: Spare,
     chunk: Vec<u8>,
     at: usize,
+    /// A [`Decoded::Large`] frame being read.
+    large: Option<zstd::stream::read::Decoder<'static, io::BufReader<Cursor<Vec<u8>>>>>,
     done: bool,
 }
 
@@ -135,9 +153,18 @@ impl ParallelFrames {
                     let mut buf = spare.lock().ok().and_then(|mut s| s.pop());
                     let buf = buf.get_or_insert_with(Vec::new);
                     buf.clear();
-                    buf.reserve(size);
-                    let r = dctx.decompress_to_buffer(&frame, buf);
-                    let _ = out.send(r.map(|_| std::mem::take(buf)));
+                    let r = match size {
+                        Some(size) => {
+                            buf.reserve(size);
+                            dctx.decompress_to_buffer(&frame, buf).map(|_| true)
+                        }
+                        None => undeclared(&frame, buf),
+                    };
+                    let r = r.map(|fits| match fits {
+                        true => Decoded::Bytes(std::mem::take(buf)),
+                        false => Decoded::Large(frame),
+                    });
+                    let _ = out.send(r);
                 }
             });
         }
@@ -151,6 +178,7 @@ impl ParallelFrames {
             spare,
             chunk: Vec::new(),
             at: 0,
+            large: None,
             done: false,
         }
     }
@@ -170,12 +198,24 @@ fn split<R: Read>(mut r: R, jobs: &SyncSender<Job>, pieces: &SyncSender<Msg>) ->
         let size = zstd::zstd_safe::find_frame_compressed_size(rest)
             .ok()
             .filter(|&n| n > 0 && n <= rest.len());
+        // Skippable frames (pzstd writes one before each frame) hold no data.
+        let skippable = rest.len() >= 4
+            && u32::from_le_bytes(rest[..4].try_into().unwrap()) & !0xf == SKIPPABLE_MAGIC;
         let content = size.and_then(|_| zstd::zstd_safe::get_frame_content_size(rest).ok());
         match (size, content) {
-            (Some(n), Some(Some(raw))) if raw <= MAX_FRAME_RAW => {
+            (Some(n), _) if skippable => at += n,
+            // Declared larger than a worker takes: the reader decodes it.
+            (Some(n), Some(Some(_))) if n <= MAX_FRAME_COMPRESSED => {
+                let (tx, rx) = sync_channel(1);
+                let _ = tx.send(Ok(Decoded::Large(rest[..n].to_vec())));
+                pieces.send(Msg::Piece(rx)).map_err(|_| ())?;
+                at += n;
+            }
+            (Some(n), Some(declared)) if declared.is_none_or(|raw| raw <= MAX_FRAME_RAW) => {
                 let (tx, rx) = sync_channel(1);
                 pieces.send(Msg::Piece(rx)).map_err(|_| ())?;
-                jobs.send((rest[..n].to_vec(), raw as usize, tx))
+                let frame = rest[..n].to_vec();
+                jobs.send((frame, declared.map(|raw| raw as usize), tx))
                     .map_err(|_| ())?;
                 at += n;
             }
@@ -211,6 +251,18 @@ fn split<R: Read>(mut r: R, jobs: &SyncSender<Job>, pieces: &SyncSender<Msg>) ->
     }
 }
 
+/// Decode a frame of undeclared size into `buf`: `false` when it holds more
+/// than [`MAX_FRAME_RAW`] bytes (what was decoded is then dropped).
+fn undeclared(frame: &[u8], buf: &mut Vec<u8>) -> io::Result<bool> {
+    let dec = zstd::stream::read::Decoder::with_buffer(frame)?.single_frame();
+    let got = dec.take(MAX_FRAME_RAW + 1).read_to_end(buf)?;
+    if got as u64 > MAX_FRAME_RAW {
+        buf.clear();
+        return Ok(false);
+    }
+    Ok(true)
+}
+
 /// A reader that fails once with its error, then ends.
 struct Failing(Option<io::Error>);
 
@@ -227,6 +279,7 @@ impl Read for Failing {
 /// gone. A decoding error is handed on as the last piece.
 fn single<R: Read>(r: R, pieces: &SyncSender<Msg>) -> Result<(), ()> {
     let send = |p: io::Result<Vec<u8>>| {
+        let p = p.map(Decoded::Bytes);
         let (tx, rx) = sync_channel(1);
         let _ = tx.send(p);
         pieces.send(Msg::Piece(rx)).map_err(|_| ())
@@ -252,6 +305,17 @@ fn single<R: Read>(r: R, pieces: &SyncSender<Msg>) -> Result<(), ()> {
 impl Read for ParallelFrames {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         while self.at == self.chunk.len() {
+            if let Some(dec) = &mut self.large {
+                match dec.read(out) {
+                    Ok(0) => self.large = None,
+                    Ok(n) => return Ok(n),
+                    Err(e) => {
+                        (self.large, self.done) = (None, true);
+                        return Err(e);
+                    }
+                }
+                continue;
+            }
             if self.done {
                 return Ok(0);
             }
@@ -268,7 +332,11 @@ impl Read for ParallelFrames {
                 }
             };
             match piece.recv() {
-                Ok(Ok(c)) => {
+                Ok(Ok(Decoded::Large(frame))) => {
+                    let dec = zstd::stream::read::Decoder::new(Cursor::new(frame))?;
+                    self.large = Some(dec.single_frame());
+                }
+                Ok(Ok(Decoded::Bytes(c))) => {
                     let used = std::mem::replace(&mut self.chunk, c);
                     self.at = 0;
                     if let Ok(mut s) = self.spare.lock()
@@ -361,8 +429,71 @@ mod tests {
             assert!(e.is_none(), "{e:?}");
             assert!(got == *want);
         }
+        // A frame too large for the splitter to hold (incompressible): the
+        // rest of the stream is decoded on one thread, frames after it too.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let noise: Vec<u8> = (0..MAX_FRAME_COMPRESSED + (1 << 20))
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        let mut z = framed(&d[..FRAME_RAW]);
+        z.extend_from_slice(&zstd::bulk::compress(&noise, 3).unwrap());
+        z.extend_from_slice(&framed(&d));
+        let mut want = d[..FRAME_RAW].to_vec();
+        want.extend_from_slice(&noise);
+        want.extend_from_slice(&d);
+        let (got, e) = read_all(z, 2);
+        assert!(e.is_none(), "{e:?}");
+        assert!(got == want);
         let (got, e) = read_all(Vec::new(), 2);
         assert!(got.is_empty() && e.is_none());
+    }
+
+    /// As `pzstd` writes: a skippable frame before each frame, frames that
+    /// do not declare their size; and among them one of undeclared size
+    /// that decodes to more than a worker keeps (decoded by the reader).
+    #[test]
+    fn skippable_frames_and_undeclared_sizes_decode_too() {
+        let d = data();
+        let undeclared = |b: &[u8]| {
+            let mut e = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+            e.write_all(b).unwrap();
+            let z = e.finish().unwrap();
+            assert!(matches!(
+                zstd::zstd_safe::get_frame_content_size(&z),
+                Ok(None)
+            ));
+            z
+        };
+        let zeros = vec![0u8; MAX_FRAME_RAW as usize + 5];
+        let mut z = Vec::new();
+        let mut want = Vec::new();
+        for (i, part) in d.chunks(3 << 20).enumerate() {
+            z.extend_from_slice(&0x184d_2a50u32.to_le_bytes());
+            z.extend_from_slice(&4u32.to_le_bytes());
+            z.extend_from_slice(&[9, 9, 9, 9]);
+            z.extend_from_slice(&undeclared(part));
+            want.extend_from_slice(part);
+            if i == 1 {
+                z.extend_from_slice(&undeclared(&zeros));
+                want.extend_from_slice(&zeros);
+            }
+        }
+        assert_eq!(zstd::stream::decode_all(&z[..]).unwrap(), want);
+        for w in [1, 3] {
+            let (got, e) = read_all(z.clone(), w);
+            assert!(e.is_none(), "{e:?}");
+            assert!(
+                got == want,
+                "{w} workers: {} of {} bytes",
+                got.len(),
+                want.len()
+            );
+        }
     }
 
     #[test]

@@ -119,7 +119,11 @@ pub(crate) fn wrap(
         return Err(TraceError::new(name, Location::File, TraceErrorKind::Empty));
     }
     let prefix = &prefix[..got];
-    let magic = if prefix == ZSTD_MAGIC {
+    // A zstd stream starts with a frame or with a skippable frame (magic
+    // 0x184D2A50–5F; `pzstd` starts every frame with one).
+    let skippable =
+        prefix.len() == 4 && prefix[0] & 0xf0 == 0x50 && prefix[1..] == [0x2a, 0x4d, 0x18];
+    let magic = if prefix == ZSTD_MAGIC || skippable {
         Compression::Zstd
     } else if prefix.starts_with(&GZIP_MAGIC) {
         Compression::Gzip
