@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A day of a busy host read from disk (issue 16, item 3, second half): the
 # built-in `homelab` day (22,000 reads/s, ~1.9 G requests) written once as a
-# zstd oracleGeneral trace (~8.5 GB; --write-trace needs 8 bytes a request of
-# memory, ~15 GB, and ~30 GB of spill in DIR while it writes), then replayed
+# zstd oracleGeneral trace (~8.5 GB; --write-trace spills 24 bytes a request,
+# ~46 GB, in DIR while it writes), then replayed
 # with `whatif --trace` at R = 0.01 over the default caps. Prints the wall
 # time, CPU time and peak memory of the replay, the decode rate (MB/s of
 # records and of zstd input), and `zstd -dc` alone on the same file as the

@@ -34,6 +34,6 @@ echo
   --workloads homelab,zipf,bench/workloads/backup-heavy.toml)
 # A day of the homelab in whatif, generated (issue 16, item 3). The same day
 # read from a trace on disk is bench/day_trace.sh DIR: not run here, it
-# writes an 8.5 GB trace once and needs ~15 GB of memory to write it.
+# writes an 8.5 GB trace once, with ~46 GB of spill beside it while it does.
 echo
 bash "$here/day.sh"
