@@ -99,8 +99,8 @@ enum Msg {
 /// What a worker hands back for a frame.
 enum Decoded {
     Bytes(Vec<u8>),
-    /// A frame without a declared size that decodes to more than
-    /// [`MAX_FRAME_RAW`]: the reader decodes it itself, a chunk at a time.
+    /// A frame that decodes to more than [`MAX_FRAME_RAW`] (or declares
+    /// so): the reader decodes it itself, a chunk at a time.
     Large(Vec<u8>),
 }
 
