@@ -1,4 +1,5 @@
-//! zstd written in independent frames, and decoded on several cores.
+//! zstd written in independent frames, and decoded on several cores; any
+//! other decoder (gzip's) on a core of its own ([`ParallelFrames::one_thread`]).
 //!
 //! A zstd stream may hold many frames one after the other; each decodes on
 //! its own. [`FramedZstd`] writes a trace that way (one frame per
@@ -125,6 +126,26 @@ pub(crate) struct ParallelFrames {
 }
 
 impl ParallelFrames {
+    /// Any decoder (gzip's) on a thread of its own, [`CHUNK`] bytes at a
+    /// time, a few chunks ahead of the reader: decoding and parsing then
+    /// run on two cores.
+    pub(crate) fn one_thread<R: Read + Send + 'static>(dec: R) -> ParallelFrames {
+        let (tx, pieces) = sync_channel::<Msg>(4);
+        std::thread::spawn(move || {
+            if chunks(dec, &tx).is_ok() {
+                let _ = tx.send(Msg::End);
+            }
+        });
+        ParallelFrames {
+            pieces,
+            spare: Spare::default(),
+            chunk: Vec::new(),
+            at: 0,
+            large: None,
+            done: false,
+        }
+    }
+
     /// Decode `inner` (starting at a frame) on `workers` threads (at least 1)
     /// plus the one that splits it into frames.
     pub(crate) fn spawn<R: Read + Send + 'static>(inner: R, workers: usize) -> ParallelFrames {
@@ -275,29 +296,49 @@ impl Read for Failing {
     }
 }
 
-/// Decode `r` on this thread, a chunk at a time; `Err` when the reader is
-/// gone. A decoding error is handed on as the last piece.
+/// Decode the zstd stream `r` on this thread ([`chunks`]).
 fn single<R: Read>(r: R, pieces: &SyncSender<Msg>) -> Result<(), ()> {
-    let send = |p: io::Result<Vec<u8>>| {
-        let p = p.map(Decoded::Bytes);
-        let (tx, rx) = sync_channel(1);
-        let _ = tx.send(p);
-        pieces.send(Msg::Piece(rx)).map_err(|_| ())
-    };
-    let mut dec = match zstd::stream::read::Decoder::new(r) {
-        Ok(d) => d,
-        Err(e) => return send(Err(e)),
-    };
+    match zstd::stream::read::Decoder::new(r) {
+        Ok(dec) => chunks(dec, pieces),
+        Err(e) => send_one(pieces, Err(e)).and(Err(())),
+    }
+}
+
+/// Hand on one piece already decoded; `Err` when the reader is gone.
+fn send_one(pieces: &SyncSender<Msg>, p: io::Result<Vec<u8>>) -> Result<(), ()> {
+    let (tx, rx) = sync_channel(1);
+    let _ = tx.send(p.map(Decoded::Bytes));
+    pieces.send(Msg::Piece(rx)).map_err(|_| ())
+}
+
+/// Hand on what `dec` decodes, a chunk at a time, every byte it gave
+/// before an error and then the error, which ends the stream (no end
+/// marker after it: `Err`, as when the reader is gone).
+fn chunks<R: Read>(mut dec: R, pieces: &SyncSender<Msg>) -> Result<(), ()> {
     loop {
-        let mut chunk = vec![0u8; CHUNK];
-        match crate::source::read_full(&mut dec, &mut chunk) {
-            Ok(0) => return Ok(()),
-            Ok(k) => {
-                chunk.truncate(k);
-                send(Ok(chunk))?;
+        let mut buf = vec![0u8; CHUNK];
+        let mut n = 0;
+        let r = loop {
+            match dec.read(&mut buf[n..]) {
+                Ok(0) => break Ok(()),
+                Ok(k) => {
+                    n += k;
+                    if n == CHUNK {
+                        break Ok(());
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => break Err(e),
             }
-            // The error ends the stream: no end marker after it.
-            Err(e) => return send(Err(e)).and(Err(())),
+        };
+        buf.truncate(n);
+        if n > 0 {
+            send_one(pieces, Ok(buf))?;
+        }
+        match r {
+            Err(e) => return send_one(pieces, Err(e)).and(Err(())),
+            Ok(()) if n < CHUNK => return Ok(()),
+            Ok(()) => {}
         }
     }
 }
@@ -521,6 +562,65 @@ mod tests {
         // Not zstd at all.
         let (got, e) = read_all(b"not zstd, just text".to_vec(), 2);
         assert!(got.is_empty() && e.is_some());
+    }
+
+    /// A decoder on a thread of its own (gzip's): every byte in order, then
+    /// its error; an empty stream; a decoder that panics is an error, not
+    /// the end of the trace.
+    #[test]
+    fn one_thread_passes_every_byte_in_order_then_the_error() {
+        /// Yields `data` in pieces of 7 bytes, then fails.
+        struct Flaky {
+            data: Vec<u8>,
+            at: usize,
+        }
+        impl Read for Flaky {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                if self.at == self.data.len() {
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, "corrupt"));
+                }
+                let n = out.len().min(7).min(self.data.len() - self.at);
+                out[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+                self.at += n;
+                Ok(n)
+            }
+        }
+        let data: Vec<u8> = (0..3 * CHUNK + 12_345)
+            .map(|i| (i * 31 % 251) as u8)
+            .collect();
+        let mut got = Vec::new();
+        ParallelFrames::one_thread(Cursor::new(data.clone()))
+            .read_to_end(&mut got)
+            .unwrap();
+        assert!(got == data);
+        let mut r = ParallelFrames::one_thread(Flaky {
+            data: data.clone(),
+            at: 0,
+        });
+        let mut got = Vec::new();
+        let e = r.read_to_end(&mut got).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(
+            got == data,
+            "{} of {} bytes before the error",
+            got.len(),
+            data.len()
+        );
+        let mut got = Vec::new();
+        ParallelFrames::one_thread(io::empty())
+            .read_to_end(&mut got)
+            .unwrap();
+        assert!(got.is_empty());
+        struct Panics;
+        impl Read for Panics {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                panic!("decoder bug (expected by this test)")
+            }
+        }
+        let e = ParallelFrames::one_thread(Panics)
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        assert!(e.to_string().contains("stopped"), "{e}");
     }
 
     /// The file's own read error comes through as itself, after every byte

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Location, TraceError, TraceErrorKind};
+use crate::frames::ParallelFrames;
 
 /// A boxed byte stream (already decompressed).
 pub(crate) type Source = Box<dyn Read + Send>;
@@ -152,12 +153,12 @@ pub(crate) fn wrap(
     let chained = Cursor::new(prefix.to_vec()).chain(counting);
     let src: Source = match magic {
         Compression::None => Box::new(chained),
-        Compression::Gzip => Box::new(ReadAhead::spawn(flate2::read::MultiGzDecoder::new(
-            BufReader::with_capacity(BUF_SIZE / 4, chained),
-        ))),
+        Compression::Gzip => Box::new(ParallelFrames::one_thread(
+            flate2::read::MultiGzDecoder::new(BufReader::with_capacity(BUF_SIZE / 4, chained)),
+        )),
         // Frame by frame on the cores there are (one stream, as the zstd
         // tool writes it, on one).
-        Compression::Zstd => Box::new(crate::frames::ParallelFrames::spawn(
+        Compression::Zstd => Box::new(ParallelFrames::spawn(
             chained,
             std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
         )),
@@ -167,155 +168,4 @@ pub(crate) fn wrap(
         consumed,
         total,
     })
-}
-
-/// Bytes of one chunk a [`ReadAhead`] thread hands over.
-const AHEAD_CHUNK: usize = 1 << 20;
-/// Chunks decoded ahead of the reader, at most (4 MiB in flight).
-const AHEAD_CHUNKS: usize = 4;
-
-/// A decompressor on its own thread: it decodes up to [`AHEAD_CHUNKS`]
-/// chunks ahead while the caller parses records, so a compressed trace is
-/// decoded and parsed on two cores (the decoder alone was the replay's
-/// bottleneck: `docs/bench.md`). Errors arrive in order, after the bytes
-/// decoded before them; a thread that dies without its end marker is an
-/// error, not a short trace; dropping the reader stops the thread at its
-/// next chunk.
-struct ReadAhead {
-    rx: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>,
-    chunk: Vec<u8>,
-    at: usize,
-    done: bool,
-}
-
-impl ReadAhead {
-    fn spawn<R: Read + Send + 'static>(mut inner: R) -> ReadAhead {
-        let (tx, rx) = std::sync::mpsc::sync_channel(AHEAD_CHUNKS);
-        std::thread::spawn(move || {
-            loop {
-                let mut buf = vec![0u8; AHEAD_CHUNK];
-                let mut n = 0;
-                let r = loop {
-                    match inner.read(&mut buf[n..]) {
-                        Ok(0) => break Ok(()),
-                        Ok(k) => {
-                            n += k;
-                            if n == buf.len() {
-                                break Ok(());
-                            }
-                        }
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => break Err(e),
-                    }
-                };
-                buf.truncate(n);
-                let end = n < AHEAD_CHUNK;
-                if n > 0 && tx.send(Ok(buf)).is_err() {
-                    return;
-                }
-                if let Err(e) = r {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
-                if end {
-                    // The end marker: an empty chunk.
-                    let _ = tx.send(Ok(Vec::new()));
-                    return;
-                }
-            }
-        });
-        ReadAhead {
-            rx,
-            chunk: Vec::new(),
-            at: 0,
-            done: false,
-        }
-    }
-}
-
-impl Read for ReadAhead {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        while self.at == self.chunk.len() {
-            if self.done {
-                return Ok(0);
-            }
-            match self.rx.recv() {
-                Ok(Ok(c)) if c.is_empty() => self.done = true,
-                Ok(Ok(c)) => (self.chunk, self.at) = (c, 0),
-                Ok(Err(e)) => {
-                    self.done = true;
-                    return Err(e);
-                }
-                // Gone without its end marker: the thread panicked.
-                Err(_) => {
-                    self.done = true;
-                    return Err(io::Error::other("the decompressing thread stopped"));
-                }
-            }
-        }
-        let n = out.len().min(self.chunk.len() - self.at);
-        out[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
-    }
-}
-
-#[cfg(test)]
-mod read_ahead_tests {
-    use super::*;
-
-    /// Yields `data` in pieces of 7 bytes, then fails.
-    struct Flaky {
-        data: Vec<u8>,
-        at: usize,
-    }
-
-    impl Read for Flaky {
-        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-            if self.at == self.data.len() {
-                return Err(io::Error::new(io::ErrorKind::InvalidData, "corrupt frame"));
-            }
-            let n = out.len().min(7).min(self.data.len() - self.at);
-            out[..n].copy_from_slice(&self.data[self.at..self.at + n]);
-            self.at += n;
-            Ok(n)
-        }
-    }
-
-    #[test]
-    fn read_ahead_passes_every_byte_in_order_then_the_error() {
-        let data: Vec<u8> = (0..3 * AHEAD_CHUNK + 12_345)
-            .map(|i| (i * 31 % 251) as u8)
-            .collect();
-        // A clean end.
-        let mut got = Vec::new();
-        ReadAhead::spawn(Cursor::new(data.clone()))
-            .read_to_end(&mut got)
-            .unwrap();
-        assert_eq!(got, data);
-        // Every byte before the error, then the error itself.
-        let mut r = ReadAhead::spawn(Flaky {
-            data: data.clone(),
-            at: 0,
-        });
-        let mut got = Vec::new();
-        let e = r.read_to_end(&mut got).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-        assert_eq!(got, data);
-        // An empty stream.
-        let mut got = Vec::new();
-        ReadAhead::spawn(io::empty()).read_to_end(&mut got).unwrap();
-        assert!(got.is_empty());
-        // A decoder that panics is an error, not the end of the trace.
-        struct Panics;
-        impl Read for Panics {
-            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
-                panic!("decoder bug (expected by this test)")
-            }
-        }
-        let e = ReadAhead::spawn(Panics)
-            .read_to_end(&mut Vec::new())
-            .unwrap_err();
-        assert!(e.to_string().contains("stopped"), "{e}");
-    }
 }
