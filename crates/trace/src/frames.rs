@@ -17,6 +17,7 @@
 //! them.
 
 use std::io::{self, Cursor, Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
@@ -122,6 +123,8 @@ pub(crate) struct ParallelFrames {
     at: usize,
     /// A [`Decoded::Large`] frame being read.
     large: Option<zstd::stream::read::Decoder<'static, io::BufReader<Cursor<Vec<u8>>>>>,
+    /// Frames the workers decoded (the tests check the path taken).
+    on_workers: Arc<AtomicU64>,
     done: bool,
 }
 
@@ -142,6 +145,7 @@ impl ParallelFrames {
             chunk: Vec::new(),
             at: 0,
             large: None,
+            on_workers: Arc::default(),
             done: false,
         }
     }
@@ -155,9 +159,11 @@ impl ParallelFrames {
         let (job_tx, job_rx) = sync_channel::<Job>(workers);
         let job_rx = Arc::new(Mutex::new(job_rx));
         let spare = Spare::default();
+        let on_workers = Arc::new(AtomicU64::new(0));
         for _ in 0..workers {
             let jobs = job_rx.clone();
             let spare = spare.clone();
+            let on_workers = on_workers.clone();
             std::thread::spawn(move || {
                 let Ok(mut dctx) = zstd::bulk::Decompressor::new() else {
                     return;
@@ -182,7 +188,10 @@ impl ParallelFrames {
                         None => undeclared(&frame, buf),
                     };
                     let r = r.map(|fits| match fits {
-                        true => Decoded::Bytes(std::mem::take(buf)),
+                        true => {
+                            on_workers.fetch_add(1, Ordering::Relaxed);
+                            Decoded::Bytes(std::mem::take(buf))
+                        }
                         false => Decoded::Large(frame),
                     });
                     let _ = out.send(r);
@@ -200,8 +209,17 @@ impl ParallelFrames {
             chunk: Vec::new(),
             at: 0,
             large: None,
+            on_workers,
             done: false,
         }
+    }
+}
+
+#[cfg(test)]
+impl ParallelFrames {
+    /// Frames the workers have decoded so far.
+    fn frames_on_workers(&self) -> u64 {
+        self.on_workers.load(Ordering::Relaxed)
     }
 }
 
@@ -226,13 +244,13 @@ fn split<R: Read>(mut r: R, jobs: &SyncSender<Job>, pieces: &SyncSender<Msg>) ->
         match (size, content) {
             (Some(n), _) if skippable => at += n,
             // Declared larger than a worker takes: the reader decodes it.
-            (Some(n), Some(Some(_))) if n <= MAX_FRAME_COMPRESSED => {
+            (Some(n), Some(Some(raw))) if raw > MAX_FRAME_RAW => {
                 let (tx, rx) = sync_channel(1);
                 let _ = tx.send(Ok(Decoded::Large(rest[..n].to_vec())));
                 pieces.send(Msg::Piece(rx)).map_err(|_| ())?;
                 at += n;
             }
-            (Some(n), Some(declared)) if declared.is_none_or(|raw| raw <= MAX_FRAME_RAW) => {
+            (Some(n), Some(declared)) => {
                 let (tx, rx) = sync_channel(1);
                 pieces.send(Msg::Piece(rx)).map_err(|_| ())?;
                 let frame = rest[..n].to_vec();
@@ -435,10 +453,16 @@ mod tests {
     }
 
     fn read_all(z: Vec<u8>, workers: usize) -> (Vec<u8>, Option<io::Error>) {
+        let (got, e, _) = read_counting(z, workers);
+        (got, e)
+    }
+
+    /// Also how many frames the workers decoded.
+    fn read_counting(z: Vec<u8>, workers: usize) -> (Vec<u8>, Option<io::Error>, u64) {
         let mut r = ParallelFrames::spawn(Cursor::new(z), workers);
         let mut got = Vec::new();
         let e = r.read_to_end(&mut got).err();
-        (got, e)
+        (got, e, r.frames_on_workers())
     }
 
     #[test]
@@ -449,9 +473,10 @@ mod tests {
         assert_eq!(frames_in(&z), 3);
         assert_eq!(zstd::stream::decode_all(&z[..]).unwrap(), d);
         for w in [1, 2, 3, 8] {
-            let (got, e) = read_all(z.clone(), w);
+            let (got, e, on_workers) = read_counting(z.clone(), w);
             assert!(e.is_none(), "{e:?}");
             assert!(got == d, "{w} workers");
+            assert_eq!(on_workers, 3, "every frame on a worker");
         }
         // A stream as the zstd tool writes it (one frame, size not
         // declared), a frame declaring more than MAX_FRAME_RAW, and both
@@ -465,10 +490,12 @@ mod tests {
         let mut want = d.clone();
         want.extend_from_slice(&d);
         want.extend_from_slice(&big);
-        for (z, want) in [(one, &d), (mixed, &want)] {
-            let (got, e) = read_all(z, 2);
+        // The tool's frame fits a worker; the declared-large one does not.
+        for (z, want, on) in [(one, &d, 1), (mixed, &want, 4)] {
+            let (got, e, on_workers) = read_counting(z, 2);
             assert!(e.is_none(), "{e:?}");
             assert!(got == *want);
+            assert_eq!(on_workers, on);
         }
         // A frame too large for the splitter to hold (incompressible): the
         // rest of the stream is decoded on one thread, frames after it too.
@@ -487,9 +514,10 @@ mod tests {
         let mut want = d[..FRAME_RAW].to_vec();
         want.extend_from_slice(&noise);
         want.extend_from_slice(&d);
-        let (got, e) = read_all(z, 2);
+        let (got, e, on_workers) = read_counting(z, 2);
         assert!(e.is_none(), "{e:?}");
         assert!(got == want);
+        assert_eq!(on_workers, 1, "the frames after the large one: one thread");
         let (got, e) = read_all(Vec::new(), 2);
         assert!(got.is_empty() && e.is_none());
     }
@@ -526,7 +554,9 @@ mod tests {
         }
         assert_eq!(zstd::stream::decode_all(&z[..]).unwrap(), want);
         for w in [1, 3] {
-            let (got, e) = read_all(z.clone(), w);
+            let (got, e, on_workers) = read_counting(z.clone(), w);
+            // Four parts on the workers; the zeros came back too large.
+            assert_eq!(on_workers, 4);
             assert!(e.is_none(), "{e:?}");
             assert!(
                 got == want,
