@@ -365,6 +365,10 @@ fn chunks<R: Read>(mut dec: R, pieces: &SyncSender<Msg>) -> Result<(), ()> {
 
 impl Read for ParallelFrames {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        // Nothing asked: not the end of a large frame either.
+        if out.is_empty() {
+            return Ok(0);
+        }
         while self.at == self.chunk.len() {
             if let Some(dec) = &mut self.large {
                 match dec.read(out) {
@@ -555,6 +559,18 @@ mod tests {
             }
         }
         assert_eq!(zstd::stream::decode_all(&z[..]).unwrap(), want);
+        // Reads of nothing in the middle change nothing.
+        let mut r = ParallelFrames::spawn(Cursor::new(z.clone()), 2);
+        let mut got = Vec::new();
+        let mut piece = [0u8; 4096];
+        loop {
+            assert_eq!(r.read(&mut []).unwrap(), 0);
+            match r.read(&mut piece).unwrap() {
+                0 => break,
+                n => got.extend_from_slice(&piece[..n]),
+            }
+        }
+        assert!(got == want, "{} of {} bytes", got.len(), want.len());
         for w in [1, 3] {
             let (got, e, on_workers) = read_counting(z.clone(), w);
             // Four parts on the workers; the zeros came back too large.
