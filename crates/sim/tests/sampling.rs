@@ -342,6 +342,24 @@ fn a_sequential_heavy_sample_keeps_the_prefetchers_hits() {
     }
 }
 
+/// `reqs` through `whatif::run_stream` on two threads, in batches as asked.
+fn streamed(specs: &[RunSpec], reqs: &[Request]) -> Vec<RunResult> {
+    let mut pos = 0;
+    let Ok(r) = whatif::run_stream(
+        specs,
+        2,
+        |buf, max| {
+            let end = (pos + max).min(reqs.len());
+            buf.extend_from_slice(&reqs[pos..end]);
+            let n = end - pos;
+            pos = end;
+            Ok::<_, std::convert::Infallible>(n)
+        },
+        |_| {},
+    );
+    r
+}
+
 /// `run_stream` samples a stream once as it is read when every run samples
 /// (a trace's whatif); each run then gets only the sample. That must not
 /// change a single count: the same runs fed the whole stream one at a time
@@ -360,19 +378,7 @@ fn sampling_a_stream_at_its_source_changes_nothing() {
         s.series_step_ns = 1_000_000_000;
     }
     let one_by_one = run_caps(&reqs, specs.clone());
-    let mut pos = 0;
-    let Ok(at_source) = whatif::run_stream(
-        &specs,
-        2,
-        |buf, max| {
-            let end = (pos + max).min(reqs.len());
-            buf.extend_from_slice(&reqs[pos..end]);
-            let n = end - pos;
-            pos = end;
-            Ok::<_, std::convert::Infallible>(n)
-        },
-        |_| {},
-    );
+    let at_source = streamed(&specs, &reqs);
     for (a, b) in one_by_one.iter().zip(&at_source) {
         assert!(a.sampled.is_some());
         assert_eq!(
@@ -420,19 +426,7 @@ fn a_trace_sampled_before_its_clock_changes_nothing() {
         let mut all = Vec::new();
         while whole.next_batch(&mut all, 1 << 16).unwrap() > 0 {}
         assert!(all.last().unwrap().time_ns > 5_000_000_000);
-        let mut pos = 0;
-        let Ok(streamed) = whatif::run_stream(
-            &specs,
-            2,
-            |buf, max| {
-                let end = (pos + max).min(all.len());
-                buf.extend_from_slice(&all[pos..end]);
-                let n = end - pos;
-                pos = end;
-                Ok::<_, std::convert::Infallible>(n)
-            },
-            |_| {},
-        );
+        let streamed = streamed(&specs, &all);
         let mut trace = open();
         let mut batches = 0;
         let clocked = whatif::run_clocked(&specs, 2, &mut trace, |_| batches += 1).unwrap();
