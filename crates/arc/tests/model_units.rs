@@ -2,7 +2,7 @@
 //! comments; nothing here is copied from the engine's own output).
 
 use arclab_arc::model::{
-    AdjConsts, ArcCache, ArcConfig, Behaviour, Overflow, Reduce, Split, adapt_p_value,
+    AdjConsts, ArcCache, ArcConfig, Behaviour, Overflow, Reduce, SizeSum, Split, adapt_p_value,
     arc_evict_adj, field_names,
 };
 use arclab_arc::{Release, Request, block_key};
@@ -159,10 +159,69 @@ fn growth_rules_2_2_and_2_1() {
 // ---- §6.1 overflow ---------------------------------------------------------
 
 fn fixed(preset: &str, c: u64) -> ArcCache {
-    let mut cfg = ArcConfig::new(64 << 30).with_behaviour(Behaviour::preset(preset).unwrap());
+    fixed_with(preset, c, None)
+}
+
+/// [`fixed`], with the overflow check reading the size through `sum` instead
+/// of the release's own aggsum.
+fn fixed_with(preset: &str, c: u64, sum: Option<SizeSum>) -> ArcCache {
+    let mut b = Behaviour::preset(preset).unwrap();
+    if let Some(s) = sum {
+        b.size_sum = s;
+    }
+    let mut cfg = ArcConfig::new(64 << 30).with_behaviour(b);
     cfg.fixed_c = Some(c);
     cfg.tunables.hdr_bytes = 0;
     ArcCache::new(cfg)
+}
+
+/// The size when the first eviction ran: `c` fixed, distinct 128 KiB demand
+/// reads 1 ms apart until one of them evicts.
+fn size_at_first_eviction(preset: &str, c: u64, sum: Option<SizeSum>) -> u64 {
+    let mut a = fixed_with(preset, c, sum);
+    for k in 0..4096u64 {
+        let before = a.size();
+        a.access(&Request::read(
+            k * 1_000_000,
+            block_key(1, 0, k),
+            128 * KIB as u32,
+        ));
+        if a.stats().mru_data < (k + 1) * 128 * KIB {
+            return before;
+        }
+    }
+    panic!("no eviction");
+}
+
+#[test]
+fn the_overflow_check_reads_the_aggsums_lower_bound() {
+    // aggsum.c (2.1+): a bucket whose running delta would leave ±borrowed
+    // commits it to the bounds and borrows |delta| << 4 (2 MiB for a 128 KiB
+    // buffer); the lower bound, which arc_is_overflowing reads, then trails the
+    // size by the borrow plus the running delta, 2 to 4 MiB. 2.3's lax rule
+    // wakes the evict thread at lower bound ≥ c + 16 MiB, so the size is 18 to
+    // 20 MiB past c when it runs; read exactly (≤ 0.7), at c + 16 MiB. The
+    // real arc.c agrees: 2.3.9 through the oracle (instrumented arc_evict, the
+    // `loop` trace at c = 192 MiB, paced at 2,000 reads/s) ran its first
+    // arc_evict at size 220,872,296 = c + 16 MiB + 2.77 MB.
+    let c = 64 * MIB;
+    let exact = size_at_first_eviction("2.3", c, Some(SizeSum::Exact));
+    assert!(
+        (c + 16 * MIB..c + 16 * MIB + 128 * KIB).contains(&exact),
+        "exact: {exact}"
+    );
+    let lagged = size_at_first_eviction("2.3", c, None);
+    assert!(
+        (c + 18 * MIB..c + 20 * MIB + 128 * KIB).contains(&lagged),
+        "2.3: {lagged}"
+    );
+    // 2.0 borrows 10× (1.25 MiB): 1.25 to 2.5 MiB behind, at 16 MiB + that
+    // past c under 2.0's binary rule (max(16 MiB, c >> 8) = 16 MiB).
+    let v20 = size_at_first_eviction("2.0.7", c, None);
+    assert!(
+        (c + 16 * MIB + 1280 * KIB..c + 16 * MIB + 2560 * KIB + 128 * KIB).contains(&v20),
+        "2.0: {v20}"
+    );
 }
 
 #[test]
@@ -226,7 +285,9 @@ fn evict_amounts_mru_only() {
     // MRU meta: w = 80·(1/8) = 10 → e = min(20, 0 − 10) < 0. MFU meta: w = 20 → e < 0.
     // MRU data: wt −= m − 0 = 80; w = 80/2 = 40 → e = min(20, 100 − 40) = 20 MiB.
     // Ghosts: gsrd = (mrum + mfud + mfum)/2 = 0 → the 20 MiB MRU ghost is trimmed to 0.
-    let mut a = fixed("2.3", 100 * MIB);
+    // The size read exactly: the pinned 20 MiB must wake the evict thread
+    // at once (the aggsum's lag: the_overflow_check_reads_the_aggsums_lower_bound).
+    let mut a = fixed_with("2.3", 100 * MIB, Some(SizeSum::Exact));
     for k in 0..100 {
         a.access(&Request::read(k * 1000, block_key(1, 0, k), MIB as u32));
     }
@@ -250,7 +311,9 @@ fn evict_amounts_mfu_absorbs_the_overage() {
     // wt = 80; MRU data: w = 40 → e = min(20, 40 − 40) = 0; MFU data: e = 20 MiB
     // (its 20 oldest: keys 0..19). Ghost targets: gsfd = (mrud + mrum + mfum)/2 = 20 MiB
     // ≥ the 20 MiB MFU ghost → kept; gsrd = 40/2 = 20 MiB, MRU ghost empty.
-    let mut a = fixed("2.3", 100 * MIB);
+    // The size read exactly: the pinned 20 MiB must wake the evict thread
+    // at once (the aggsum's lag: the_overflow_check_reads_the_aggsums_lower_bound).
+    let mut a = fixed_with("2.3", 100 * MIB, Some(SizeSum::Exact));
     for k in 0..60 {
         a.access(&Request::read(k * 1000, block_key(1, 0, k), MIB as u32));
     }

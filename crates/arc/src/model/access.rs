@@ -1,7 +1,7 @@
 //! The request path: `arc_read` counters, `arc_access` transitions (§2),
 //! writes and frees, allocation (`arc_get_data_impl`: growth §4, overflow §6.1).
 
-use super::behaviour::{Overflow, Split};
+use super::behaviour::{Overflow, SizeSum, Split};
 use super::engine::{
     ArcCache, DATA, F_DIRTY, F_HELD, F_IO, F_LISTED, F_PREDICTIVE, F_PREFETCH, F_PRESCIENT,
     F_UNCACHED, META, State,
@@ -554,7 +554,8 @@ impl ArcCache {
             self.grow(bytes, ghost.is_none());
         }
         let size = self.size();
-        let level = self.overflow_level(size, true, false);
+        let seen = self.size_seen(size);
+        let level = self.overflow_level(seen, true, false);
         if level > 0 {
             self.evict_needed = true;
             if level > 1 {
@@ -562,6 +563,49 @@ impl ArcCache {
             }
             self.run_evict_thread();
         }
+        self.sum_pending = bytes;
+    }
+
+    /// The size the overflow check reads (§6.1): `arcstat_size`'s aggsum
+    /// lower bound, once the last buffer added is settled. A bucket whose
+    /// running delta leaves ±borrow commits it to the bound and borrows
+    /// afresh for the add that overflowed it (2.1+: 16× a 128 KiB buffer, 2
+    /// MiB), so from 0.8 on the check runs up to twice that behind the
+    /// size. One bucket: the replay is one thread, and the oracle's userland
+    /// build puts every thread in bucket 0; a kernel whose readers run on
+    /// several CPUs lags by up to that many buckets' borrow.
+    fn size_seen(&mut self, size: u64) -> u64 {
+        let d = std::mem::take(&mut self.sum_pending);
+        let rule = self.b.size_sum;
+        if rule == SizeSum::Exact {
+            return size;
+        }
+        let b = self.sum_borrowed;
+        let running = i128::from(size) - i128::from(self.sum_lower) - i128::from(b);
+        if d > 0 && running.unsigned_abs() > u128::from(b) {
+            let want = (rule.borrow_for(d) as f64 * self.sum_scale) as u64;
+            let nb = match rule {
+                SizeSum::Borrow10Fresh => want,
+                _ if want >= b => want,
+                _ => b - (b - want) / 4,
+            };
+            // 0.8 flushes the bucket, borrows, then adds the delta to it.
+            let held = if rule == SizeSum::Borrow10Fresh { d } else { 0 };
+            self.sum_borrowed = nb;
+            self.sum_lower = size.saturating_sub(nb + held);
+        }
+        if self.sum_borrowed == 0 {
+            size
+        } else {
+            self.sum_lower.min(size)
+        }
+    }
+
+    /// `aggsum_value(arcstat_size)`: the buckets are folded in and the bound
+    /// is the size again.
+    pub(super) fn size_sum_read(&mut self) {
+        self.sum_borrowed = 0;
+        self.sum_pending = 0;
     }
 
     /// `arc_adapt`'s growth half (§4); `anon`: the ≤2.1 `p` rule for new headers.

@@ -27,6 +27,35 @@ pub enum Overflow {
     Lax,
 }
 
+/// How `arcstat_size` is summed, and so how far the overflow check (§6.1),
+/// which reads its lower bound, lags the true size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum SizeSum {
+    /// ≤ 0.7: one atomic counter; the check sees the true size.
+    Exact,
+    /// 0.8.x: an aggsum; a bucket that runs out flushes and borrows
+    /// `10·|delta|` afresh (`aggsum_borrow_multiplier`).
+    Borrow10Fresh,
+    /// 2.0.x: an aggsum borrowing `10·|delta|`, topped up to it or shrunk by
+    /// a quarter of the excess.
+    Borrow10,
+    /// 2.1+: as 2.0 with `|delta| << 4` (`aggsum_borrow_shift`; one more
+    /// shift per bucket shift, from 12 CPUs).
+    Borrow16,
+}
+
+impl SizeSum {
+    /// What a bucket borrows for an add of `delta` bytes (before scaling).
+    pub const fn borrow_for(self, delta: u64) -> u64 {
+        match self {
+            SizeSum::Exact => 0,
+            SizeSum::Borrow10Fresh | SizeSum::Borrow10 => delta.saturating_mul(10),
+            SizeSum::Borrow16 => delta.saturating_mul(16),
+        }
+    }
+}
+
 /// Constants of `arc_evict_adj` (§3.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -76,6 +105,8 @@ pub struct Behaviour {
     pub split: Split,
     /// Overflow rule.
     pub overflow: Overflow,
+    /// How `arcstat_size` is summed (the overflow check's lag).
+    pub size_sum: SizeSum,
     /// `dnode_size > arc_dnode_limit` also overflows (2.2.9+, 2.3.4+).
     pub dnode_overflow: bool,
     /// `arc_evict_adj` constants (2.2+ only).
@@ -161,6 +192,15 @@ impl Behaviour {
             limits,
             split: if v22 { Split::MetaPdPm } else { Split::ArcP },
             overflow,
+            size_sum: if ge(2, 1, 0) {
+                SizeSum::Borrow16
+            } else if ge(2, 0, 0) {
+                SizeSum::Borrow10
+            } else if ge(0, 8, 0) {
+                SizeSum::Borrow10Fresh
+            } else {
+                SizeSum::Exact
+            },
             dnode_overflow: ge(2, 4, 0) || in_series(rel, r(2, 3, 4)) || in_series(rel, r(2, 2, 9)),
             adj: if ge(2, 4, 0) || in_series(rel, r(2, 3, 3)) || in_series(rel, r(2, 2, 8)) {
                 AdjConsts::Tight
@@ -254,6 +294,15 @@ impl Behaviour {
                         .into()
                 }
                 Overflow::Lax => "lax: wake at c+16 MiB, block at c+16 MiB+c/512 (2.2.9+, 2.3+)".into(),
+            },
+        );
+        line(
+            "size the check reads",
+            match self.size_sum {
+                SizeSum::Exact => "exact counter (≤ 0.7)".into(),
+                SizeSum::Borrow10Fresh => "aggsum lower bound, borrow 10×delta afresh (0.8)".into(),
+                SizeSum::Borrow10 => "aggsum lower bound, borrow 10×delta (2.0)".into(),
+                SizeSum::Borrow16 => "aggsum lower bound, borrow 16×delta (2.1+)".into(),
             },
         );
         line("dnode overflow", yes(self.dnode_overflow, "2.2.9+, 2.3.4+"));

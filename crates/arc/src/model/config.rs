@@ -246,6 +246,7 @@ impl ArcConfig {
         c.host.kernel_reclaim = false;
         c.tunables.shrinker_limit_pages = 0;
         c.tunables.multilist_sublists = 1;
+        c.behaviour.size_sum = super::SizeSum::Exact;
         c
     }
 }

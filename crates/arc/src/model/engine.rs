@@ -143,6 +143,15 @@ pub struct ArcCache {
     pub(super) warm: bool,
     pub(super) growtime_ns: u64,
     pub(super) evict_needed: bool,
+    /// `arcstat_size`'s aggsum as the overflow check reads it (§6.1, one
+    /// bucket): the committed lower bound, the bucket's borrow (0: just
+    /// read exactly, so the bound is the size), and the last buffer added
+    /// since the previous check (settled at the next one).
+    pub(super) sum_lower: u64,
+    pub(super) sum_borrowed: u64,
+    pub(super) sum_pending: u64,
+    /// The miniature's scale for a borrow (1 at full size).
+    pub(super) sum_scale: f64,
     pub(super) dnode: u64,
     pub(super) dbuf: u64,
     pub(super) bonus: u64,
@@ -286,6 +295,10 @@ impl ArcCache {
             warm: false,
             growtime_ns: 0,
             evict_needed: false,
+            sum_lower: 0,
+            sum_borrowed: 0,
+            sum_pending: 0,
+            sum_scale: mini(1 << 30) as f64 / (1u64 << 30) as f64,
             dnode: 0,
             dbuf: 0,
             bonus: 0,

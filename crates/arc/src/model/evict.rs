@@ -101,6 +101,8 @@ impl ArcCache {
     pub(super) fn run_evict_thread(&mut self) {
         let mut guard = 0u32;
         while self.evict_needed {
+            // arc_evict starts from aggsum_value(arcstat_size).
+            self.size_sum_read();
             let mut evicted = self.flush_uncached();
             evicted += match self.b.split {
                 Split::MetaPdPm => self.arc_evict(),

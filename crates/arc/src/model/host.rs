@@ -41,6 +41,7 @@ struct IdleState {
     targets: [u64; 9],
     pinned: [u64; 4],
     flags: [bool; 3],
+    size_sum: [u64; 3],
     grow_in: u64,
     shrink_priority: u32,
     holds: u64,
@@ -120,6 +121,7 @@ impl ArcCache {
             ],
             pinned: [self.dnode, self.dbuf, self.bonus, self.other_demand],
             flags: [self.no_grow, self.warm, self.evict_needed],
+            size_sum: [self.sum_lower, self.sum_borrowed, self.sum_pending],
             grow_in: self.growtime_ns.saturating_sub(self.now),
             shrink_priority: self.shrink_priority,
             holds: self.holds.len() as u64,
@@ -377,6 +379,8 @@ impl ArcCache {
     /// `arc_reduce_target_size(to_free)` of this version (§5.2); returns the
     /// bytes the target actually dropped by (the HEAD return value).
     pub(super) fn reduce_target_size(&mut self, to_free: u64) -> u64 {
+        // It reads the size exactly (aggsum_value).
+        self.size_sum_read();
         let size = self.size();
         let old = self.c;
         let shift = self.t.shrink_shift;

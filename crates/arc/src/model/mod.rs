@@ -39,7 +39,7 @@ mod multilist;
 mod stats;
 
 pub use access::{GhostKind, Outcome, ReadFlags};
-pub use behaviour::{AdjConsts, Behaviour, Overflow, Reduce, Split};
+pub use behaviour::{AdjConsts, Behaviour, Overflow, Reduce, SizeSum, Split};
 pub use config::{ArcConfig, HostConfig, Miniature, Tunables};
 pub use engine::{ArcCache, State};
 pub use evict::{adapt_p_value, arc_evict_adj, highbit64};
