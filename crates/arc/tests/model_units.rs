@@ -164,7 +164,10 @@ fn fixed(preset: &str, c: u64) -> ArcCache {
 
 /// [`fixed`], with the overflow check reading the size through `sum` instead
 /// of the release's own aggsum.
-fn fixed_with(preset: &str, c: u64, sum: Option<SizeSum>) -> ArcCache {
+/// `c` fixed, no header bytes, the size sum read as `sum` (None: the
+/// release's rule) and the evict thread's burst landing `delay_ns` after
+/// its wake-up.
+fn fixed_cfg(preset: &str, c: u64, sum: Option<SizeSum>, delay_ns: u64) -> ArcConfig {
     let mut b = Behaviour::preset(preset).unwrap();
     if let Some(s) = sum {
         b.size_sum = s;
@@ -172,7 +175,13 @@ fn fixed_with(preset: &str, c: u64, sum: Option<SizeSum>) -> ArcCache {
     let mut cfg = ArcConfig::new(64 << 30).with_behaviour(b);
     cfg.fixed_c = Some(c);
     cfg.tunables.hdr_bytes = 0;
-    ArcCache::new(cfg)
+    cfg.tunables.evict_delay_ns = delay_ns;
+    cfg
+}
+
+/// [`fixed_cfg`] with the burst at the wake-up itself.
+fn fixed_with(preset: &str, c: u64, sum: Option<SizeSum>) -> ArcCache {
+    ArcCache::new(fixed_cfg(preset, c, sum, 0))
 }
 
 /// The size when the first eviction ran: `c` fixed, distinct 128 KiB demand
@@ -222,6 +231,63 @@ fn the_overflow_check_reads_the_aggsums_lower_bound() {
         (c + 16 * MIB + 1280 * KIB..c + 16 * MIB + 2560 * KIB + 128 * KIB).contains(&v20),
         "2.0: {v20}"
     );
+}
+
+#[test]
+fn the_evict_threads_burst_lands_after_its_delay() {
+    // Distinct 128 KiB reads 1 ms apart, c = 1 GiB, the size read exactly:
+    // the read at k = (1024 + 16) MiB / 128 KiB = 8320 (t = 8.32 s) finds
+    // the size at c + 16 MiB and wakes the thread (2.3's lax rule; the
+    // allocations only wait from c + 16 MiB + (c >> 8) / 2 = c + 18 MiB).
+    // With the burst at once, the oldest block (k = 0, the tail of its
+    // sublist, in the first batch) is gone before its re-read 2.5 ms later.
+    // With a 5 ms delay the burst lands before the read at k = 8325, after
+    // reads 8320..8324 (the waking read's own buffer is accounted after the
+    // check) added 5 × 128 KiB, and block 0 is a hit (the
+    // real thread evicts for ~2 ms while the readers go on: arc.c 2.3.9 in
+    // the oracle, docs/oracle.md).
+    let c = 1024 * MIB;
+    let run = |delay_ns: u64| {
+        let mut a = ArcCache::new(fixed_cfg("2.3", c, Some(SizeSum::Exact), delay_ns));
+        let mut first_eviction = None;
+        let mut reread_hit = None;
+        for k in 0..8400u64 {
+            let before = a.size();
+            a.access(&Request::read(
+                k * 1_000_000,
+                block_key(1, 0, k),
+                128 * KIB as u32,
+            ));
+            let st = a.stats();
+            // (block 0's re-read moves it to MFU: count both lists.)
+            if first_eviction.is_none() && st.mru_data + st.mfu_data < (k + 1) * 128 * KIB {
+                first_eviction = Some((k, before));
+            }
+            if k == 8322 {
+                let hits = a.stats().demand_data_hits;
+                a.access(&Request::read(
+                    8_322_500_000,
+                    block_key(1, 0, 0),
+                    128 * KIB as u32,
+                ));
+                reread_hit = Some(a.stats().demand_data_hits == hits + 1);
+            }
+        }
+        (first_eviction.expect("no eviction"), reread_hit.unwrap())
+    };
+    let ((k, size), hit) = run(0);
+    assert_eq!(k, 8320, "at once: evicted at the read that woke it");
+    assert_eq!(size, c + 16 * MIB, "at once: size when evicted");
+    assert!(!hit, "at once: block 0 was evicted at 8.32 s");
+    let ((k, size), hit) = run(5_000_000);
+    assert_eq!(k, 8325, "delayed: evicted before the read at 8.325 s");
+    // 8325 blocks of 128 KiB; block 0's re-read is a hit (no size).
+    assert_eq!(
+        size,
+        c + 16 * MIB + 5 * 128 * KIB,
+        "delayed: size before read 8325"
+    );
+    assert!(hit, "delayed: block 0 read during the delay");
 }
 
 #[test]

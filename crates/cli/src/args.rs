@@ -40,6 +40,21 @@ pub(crate) fn compress_ratio(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// Clap value parser: `NAME=N`, a model tunable (as a scenario's
+/// `[tunables]` table names it) set to the whole number `N`.
+pub(crate) fn tunable(s: &str) -> Result<(String, u64), String> {
+    let (name, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=N, e.g. txg_timeout=5"))?;
+    let v: u64 = v
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: the value of {name} is not a whole number ≥ 0"))?;
+    let mut scratch = arclab_arc::model::Tunables::default();
+    arclab_sim::scenario::apply_tunable(&mut scratch, name.trim(), v)?;
+    Ok((name.trim().to_string(), v))
+}
+
 /// Clap value parser: a duration (`500ms`, `15s`, `5m`, `2h`, `1d`, `1w`,
 /// plain seconds; above zero, at most 100 years).
 pub(crate) fn duration(s: &str) -> Result<Duration, String> {

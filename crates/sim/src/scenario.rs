@@ -312,6 +312,7 @@ pub const TUNABLES: &[&str] = &[
     "shrinker_seeks",
     "shrinker_limit",
     "reclaim_period_ms",
+    "evict_delay_ns",
 ];
 
 fn canonical_tunable(name: &str) -> &str {
@@ -322,6 +323,24 @@ fn canonical_tunable(name: &str) -> &str {
         }
     }
     n
+}
+
+/// The longest evict-thread delay a scenario may set (1 s): longer would
+/// let the ARC grow without bound between bursts.
+pub const MAX_EVICT_DELAY_NS: u64 = 1_000_000_000;
+
+/// Set the tunable `name` (a [`TUNABLES`] name, with or without its
+/// `zfs_arc_` / `zfs_` / `arc_` prefix) to `v`; an error naming the known
+/// ones when the name is unknown.
+pub fn apply_tunable(t: &mut Tunables, name: &str, v: u64) -> Result<(), String> {
+    if set_tunable(t, name, v) {
+        Ok(())
+    } else {
+        Err(format!(
+            "unknown tunable `{name}` (known: {})",
+            TUNABLES.join(", ")
+        ))
+    }
 }
 
 /// Set one tunable; false when the name is unknown.
@@ -351,6 +370,7 @@ fn set_tunable(t: &mut Tunables, name: &str, v: u64) -> bool {
         "shrinker_seeks" => t.shrinker_seeks = v,
         "shrinker_limit" => t.shrinker_limit_pages = v,
         "reclaim_period_ms" => t.reclaim_period_ms = v,
+        "evict_delay_ns" => t.evict_delay_ns = v.min(MAX_EVICT_DELAY_NS),
         _ => return false,
     }
     true

@@ -191,21 +191,24 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // Since the overflow check reads the size's aggsum lower bound, 2-4 MiB
     // behind the size (the evict thread wakes that much later, as in arc.c),
     // the gaps moved as noted (before: after the last change without it).
+    // Since the evict thread's burst lands 2 ms after its wake-up (the
+    // readers go on meanwhile, as beside arc.c's thread), they moved again
+    // as noted ("delay: x → y").
     // Zipf: 0.41 off, 0.76 on (2.3.9 at 96 and 128 MiB; were 0.61 and 0.94:
     // the model's random sublist choice is per evicted block, arc.c's evict
-    // thread takes bursts).
-    ("zipf", false, 0.45),
+    // thread takes bursts). Delay: 0.41 → 0.50 off, 0.76 → 0.71 on.
+    ("zipf", false, 0.55),
     ("zipf", true, 0.8),
     // Zipf + scans: 0.28 off (2.3.9, 96 MiB; was 0.21), 0.46 on (2.2.11,
-    // 128 MiB; was 0.39).
+    // 128 MiB; was 0.39). Delay: 0.28 → 0.16 off, 0.46 → 0.56 on.
     ("zipf_scan", false, 0.3),
-    ("zipf_scan", true, 0.5),
-    // Sequential passes: without prefetch at 192 MiB the sublists keep
-    // 0.9 % of the pass (arc.c 0–0.8 %, 0.65 outside); with prefetch the model
+    ("zipf_scan", true, 0.6),
+    // Sequential passes: without prefetch at 192 MiB the sublists kept
+    // 0.9 % of the pass (arc.c 0–0.8 %, 0.65 outside; delay: 0.03); with prefetch the model
     // serves ~99.9 % of reads from prefetched buffers while the real ARC,
     // whose prefetch I/O competes for the loaded machine, reaches 73-99 %
     // (8.35 points, 2.2.11).
-    ("seq", false, 0.7),
+    ("seq", false, 0.1),
     ("seq", true, 8.5),
     // A loop of 1.1 x cap: at 192 MiB arc.c keeps 34–39 % of the loop, the
     // model 23–27 % (was 21–23 % before the aggsum lag, 0 with strict LRU,
@@ -213,16 +216,20 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // (was 15.87). What is left is the evict thread running beside the
     // reads: arc.c's takes ~2 ms to evict a burst while the replay goes on
     // reading the very blocks at the MRU tail it is evicting (paced to 500
-    // reads/s, arc.c keeps 28.7 %, the model 30.6 %). With prefetch the model
-    // is optimistic (9.90 points, 2.2.11 at 128 MiB).
-    ("loop", false, 14.0),
+    // reads/s, arc.c keeps 28.7 %, the model 30.6 %). Delay: the model's
+    // burst lands 2 ms after the wake-up, and the reads meanwhile hit the
+    // tail it would have evicted: the model keeps 32 % (2.3.9), 4.82 points
+    // outside (was 13.85). With prefetch the model is optimistic (9.90
+    // points, 2.2.11 at 128 MiB).
+    ("loop", false, 5.0),
     ("loop", true, 10.0),
     // 8 interleaved streams of one object: 0.72 off (2.3.9, 96 MiB: the
     // model keeps 0.7 % of the streams' blocks, arc.c none; was 0.26); on,
     // 10.10 at 192 MiB (2.2.11: the model keeps 26 % of the streams' blocks,
-    // arc.c 14–15 %; was 11.34).
-    ("streams", false, 0.75),
-    ("streams", true, 10.5),
+    // arc.c 14–15 %; was 11.34). Delay: off 1.81 (2.2.11, 192 MiB: the model
+    // now keeps 1.5 %, arc.c 3.3–5.5 %); on 0.68 (2.2.11, 96 MiB; was 10.10).
+    ("streams", false, 1.85),
+    ("streams", true, 0.75),
     // 2,048 small files, each an object of 8 blocks with its own L1:
     // 0.55 off; on, the model is optimistic by up to 7.54 (2.3.9, 96 MiB).
     ("small", false, 0.6),
@@ -247,8 +254,9 @@ const TOLERANCE_PTS_BY_RELEASE: &[(&str, &str, bool, f64)] = &[
     ("2.1.16", "zipf", true, 0.5),
     // Zipf + scans: 3.84 off (128 MiB), 12.77 on (96 MiB): the model keeps
     // the MFU (its MFU ghost hits are 84–398, arc.c's 623–2,202) and wins.
-    // (4.28 off at 128 MiB since the aggsum lag.)
-    ("2.1.16", "zipf_scan", false, 4.5),
+    // (4.28 off at 128 MiB since the aggsum lag; 4.68 since the evict
+    // thread's delay.)
+    ("2.1.16", "zipf_scan", false, 4.7),
     ("2.1.16", "zipf_scan", true, 13.0),
     // Sequential passes: 2.46 off (128 MiB: the model keeps 2.5 % of a pass,
     // arc.c none); 14.30 on (128 MiB; model 0.999, arc.c 0.71–0.91): arc.c's
@@ -270,9 +278,10 @@ const TOLERANCE_PTS_BY_RELEASE: &[(&str, &str, bool, f64)] = &[
     // 19.95 on (96 MiB: model 0.998, arc.c 0.71–0.80).
     ("2.1.16", "loop", false, 45.5),
     ("2.1.16", "loop", true, 20.0),
-    // 8 interleaved streams: 4.83 off (96 MiB), 10.38 on (128 MiB); the
-    // model is optimistic everywhere.
-    ("2.1.16", "streams", false, 5.0),
+    // 8 interleaved streams: 4.83 off (96 MiB; 2.84 at 192 MiB since the
+    // evict thread's delay), 10.38 on (128 MiB); the model is optimistic
+    // everywhere.
+    ("2.1.16", "streams", false, 3.0),
     ("2.1.16", "streams", true, 10.5),
     // 2,048 small files: 6.21 off (96 MiB: model 0.549, arc.c 0.486),
     // 9.21 on (96 MiB).

@@ -547,7 +547,8 @@ impl ArcCache {
     }
 
     /// `arc_get_data_impl` before the buffer is accounted: growth (§4), then
-    /// the overflow check (§6.1); eviction runs at once when woken.
+    /// the overflow check (§6.1); eviction runs when woken, or
+    /// `evict_delay_ns` later (`Tunables::evict_delay_ns`).
     /// `ghost`: ≤2.1 ghost hits already ran `arc_adapt` (with its growth).
     pub(super) fn allocate(&mut self, bytes: u64, ghost: Option<usize>) {
         if ghost.is_none() || self.b.split == Split::MetaPdPm {
@@ -561,7 +562,17 @@ impl ArcCache {
             if level > 1 {
                 self.s.model_alloc_waits += 1;
             }
-            self.run_evict_thread();
+            let delay = self.t.evict_delay_ns;
+            if level == 1 && delay != 0 {
+                // The thread is woken; its burst lands `delay` later.
+                if self.evict_due == u64::MAX {
+                    self.evict_due = self.now.saturating_add(delay);
+                    self.next_event = self.next_event.min(self.evict_due);
+                }
+            } else {
+                self.evict_due = u64::MAX;
+                self.run_evict_thread();
+            }
         }
         self.sum_pending = bytes;
     }

@@ -143,6 +143,9 @@ pub struct ArcCache {
     pub(super) warm: bool,
     pub(super) growtime_ns: u64,
     pub(super) evict_needed: bool,
+    /// When a deferred evict-thread burst is due (`Tunables::evict_delay_ns`);
+    /// `u64::MAX`: none pending.
+    pub(super) evict_due: u64,
     /// `arcstat_size`'s aggsum as the overflow check reads it (§6.1, one
     /// bucket): the committed lower bound, the bucket's borrow (0: just
     /// read exactly, so the bound is the size), and the last buffer added
@@ -295,6 +298,7 @@ impl ArcCache {
             warm: false,
             growtime_ns: 0,
             evict_needed: false,
+            evict_due: u64::MAX,
             sum_lower: 0,
             sum_borrowed: 0,
             sum_pending: 0,

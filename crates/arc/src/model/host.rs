@@ -89,6 +89,7 @@ impl ArcCache {
     fn quiescent(&self) -> bool {
         let unc = li(State::Uncached as u8, DATA);
         self.io.is_empty()
+            && self.evict_due == u64::MAX
             && self.dirty.is_empty()
             && self.lists[unc].len == 0
             && self.lists[unc + 1].len == 0
@@ -233,8 +234,13 @@ impl ArcCache {
             self.second_tick();
             self.next_second += SEC;
         }
+        if self.evict_due <= now {
+            self.evict_due = u64::MAX;
+            self.run_evict_thread();
+        }
         let io = self.io.front().map_or(u64::MAX, |e| e.0);
         self.next_event = io
+            .min(self.evict_due)
             .min(self.next_txg)
             .min(self.next_reclaim)
             .min(self.next_second);

@@ -97,6 +97,10 @@ pub(crate) struct SimArgs {
     /// blocks (compressed ARC), so a cap holds that much more logical data.
     #[arg(long, default_value = "1", value_parser = crate::args::compress_ratio, help_heading = "ZFS ARC model")]
     compress_ratio: f64,
+    /// zfs-arc: set a model tunable, NAME=N (repeatable; the names of a
+    /// scenario's `[tunables]` table, e.g. txg_timeout=5, evict_delay_ns=2000000).
+    #[arg(long, value_name = "NAME=N", value_parser = crate::args::tunable, help_heading = "ZFS ARC model")]
+    tunable: Vec<(String, u64)>,
     /// zfs-arc: the host's operating system.
     #[arg(long, default_value = "linux", help_heading = "ZFS ARC model")]
     os: Os,
@@ -246,6 +250,10 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                             let mut config = ArcConfig::new(args.ram)
                                 .with_behaviour(behaviour.clone())
                                 .with_os(args.os);
+                            for (name, v) in &args.tunable {
+                                arclab_sim::scenario::apply_tunable(&mut config.tunables, name, *v)
+                                    .map_err(|e| UsageError(format!("--tunable: {e}")))?;
+                            }
                             let (capacity, label) = match cap {
                                 // The version's own c_max for this RAM and OS,
                                 // as the model computes it.
