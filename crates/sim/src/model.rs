@@ -450,7 +450,11 @@ impl ZfsArc {
             d.demand_read(&mut self.arc, file, blkid, maxblkid, req.time_ns);
         }
         if self.zfetch.is_none() || !demand {
-            return !matches!(self.arc.access(&r), Outcome::Miss { .. });
+            let hit = !matches!(self.arc.access(&r), Outcome::Miss { .. });
+            if let Some(d) = self.dmu.as_mut() {
+                d.end_read();
+            }
+            return hit;
         }
         self.complete_prefetches(req.time_ns);
         let info = self.file_info(file, maxblkid, req.size);
@@ -466,6 +470,11 @@ impl ZfsArc {
         if let (Some(s), Some(zf)) = (stream, self.zfetch.as_mut()) {
             zf.run(s, missed, &mut self.ios);
             self.issue_prefetches(now, &info);
+        }
+        // The read's data dbuf goes (after the prefetches, which found its
+        // indirect block held).
+        if let Some(d) = self.dmu.as_mut() {
+            d.end_read();
         }
         !missed
     }

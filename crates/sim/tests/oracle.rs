@@ -231,9 +231,16 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     ("streams", false, 1.85),
     ("streams", true, 0.75),
     // 2,048 small files, each an object of 8 blocks with its own L1:
-    // 0.55 off; on, the model is optimistic by up to 7.54 (2.3.9, 96 MiB).
+    // 0.55 off; on, the model was optimistic by up to 7.54 (2.3.9, 96 MiB):
+    // every prefetch through a file's L1 re-inserted it into the dbuf cache
+    // and trimmed the cache to c/32, where arc.c finds the L1 still held by
+    // the demand read in progress (no re-insert, no notify), so its dbuf
+    // cache grows between the evict thread's 1 s wake-ups, as without
+    // prefetch, and its uncompressed L1s crowd out data. Since the model
+    // holds the L1 for the read's life: 3.76 (2.2.11, 128 MiB; 2.3.9 at
+    // 96 MiB 0.11).
     ("small", false, 0.6),
-    ("small", true, 7.6),
+    ("small", true, 3.8),
 ];
 
 /// Per-release tolerances (points of demand-data hit ratio outside the
@@ -284,9 +291,10 @@ const TOLERANCE_PTS_BY_RELEASE: &[(&str, &str, bool, f64)] = &[
     ("2.1.16", "streams", false, 3.0),
     ("2.1.16", "streams", true, 10.5),
     // 2,048 small files: 6.21 off (96 MiB: model 0.549, arc.c 0.486),
-    // 9.21 on (96 MiB).
+    // 9.21 on (96 MiB); 5.96 on (128 MiB) since the demand read holds its
+    // L1 while the prefetcher runs.
     ("2.1.16", "small", false, 6.5),
-    ("2.1.16", "small", true, 9.5),
+    ("2.1.16", "small", true, 6.0),
 ];
 
 /// Allowed relative distance of the model's ghost hits (MRU + MFU) from the
