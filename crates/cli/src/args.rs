@@ -40,6 +40,34 @@ pub(crate) fn compress_ratio(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// Clap value parser: memory the ARC holds and cannot evict from the start,
+/// `dnode=SIZE,dbuf=SIZE,bonus=SIZE` (any of the three, each at most once;
+/// [`size`]s), as arcstats' `dnode_size`, `dbuf_size` and `bonus_size` show
+/// it for the host's open files. Returns the three byte counts.
+pub(crate) fn pinned(s: &str) -> Result<[u64; 3], String> {
+    const NAMES: [&str; 3] = ["dnode", "dbuf", "bonus"];
+    let mut out = [0u64; 3];
+    let mut seen = [false; 3];
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("`{part}` is not NAME=SIZE, e.g. dnode=3890016"))?;
+        let name = name.trim();
+        let i = NAMES
+            .iter()
+            .position(|n| *n == name)
+            .ok_or_else(|| format!("`{name}` is not one of {} (in `{s}`)", NAMES.join(", ")))?;
+        if std::mem::replace(&mut seen[i], true) {
+            return Err(format!("`{name}` is given twice in `{s}`"));
+        }
+        out[i] = size(v).map_err(|e| format!("{name}: {e}"))?;
+    }
+    if !seen.iter().any(|&b| b) {
+        return Err(format!("`{s}` names none of {}", NAMES.join(", ")));
+    }
+    Ok(out)
+}
+
 /// Clap value parser: `NAME=N`, a model tunable (as a scenario's
 /// `[tunables]` table names it) set to the whole number `N`.
 pub(crate) fn tunable(s: &str) -> Result<(String, u64), String> {
@@ -275,6 +303,24 @@ mod tests {
         assert!(interval("25h").unwrap_err().contains("at most a day"));
         assert!(duration("1e20").unwrap_err().contains("100 years"));
         assert!(duration("nan").is_err() && duration("-1s").is_err());
+    }
+
+    #[test]
+    fn pinned_memory_names_its_fields() {
+        assert_eq!(
+            pinned("dnode=3890016,bonus=5K").unwrap(),
+            [3_890_016, 0, 5120]
+        );
+        assert_eq!(pinned(" dbuf = 1M ").unwrap(), [0, 1 << 20, 0]);
+        assert!(
+            pinned("inode=1")
+                .unwrap_err()
+                .contains("not one of dnode, dbuf, bonus")
+        );
+        assert!(pinned("dnode=1,dnode=2").unwrap_err().contains("twice"));
+        assert!(pinned("dnode").unwrap_err().contains("NAME=SIZE"));
+        assert!(pinned("dnode=lots").unwrap_err().starts_with("dnode: "));
+        assert!(pinned(",").unwrap_err().contains("names none"));
     }
 
     #[test]

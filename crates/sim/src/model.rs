@@ -166,6 +166,10 @@ pub struct ZfsSpec {
     /// release modelled) a data block is charged its physical size
     /// ([`psize`]); requests carry logical sizes.
     pub compress_ratio: f64,
+    /// Memory the ARC holds and cannot evict from the start: `dnode_size`,
+    /// `dbuf_size`, `bonus_size` of the host's open files
+    /// ([`ArcCache::set_pinned`]); all 0 by default.
+    pub pinned: [u64; 3],
 }
 
 /// The physical size of a data block of `lsize` logical bytes at compression
@@ -199,6 +203,7 @@ impl ZfsSpec {
             blocks_per_file: None,
             indirect_reads: false,
             compress_ratio: 1.0,
+            pinned: [0; 3],
         }
     }
 }
@@ -247,11 +252,16 @@ impl ZfsArc {
         });
         let dmu = (spec.indirect_reads && !spec.block_keys)
             .then(|| Dmu::new(config.behaviour.release >= Release::new(0, 8, 0)));
+        let mut arc = ArcCache::new(config);
+        if spec.pinned != [0; 3] {
+            let [dnode, dbuf, bonus] = spec.pinned;
+            arc.set_pinned(dnode, dbuf, bonus);
+        }
         ZfsArc {
             dmu,
             blocks_per_file: spec.blocks_per_file.filter(|&n| n > 0),
             compress_ratio: spec.compress_ratio,
-            arc: ArcCache::new(config),
+            arc,
             zfetch,
             ios: Vec::with_capacity(64),
             inflight: VecDeque::with_capacity(1024),

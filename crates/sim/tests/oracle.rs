@@ -159,6 +159,20 @@ fn replay(f: &Fixture) -> ModelRun {
     );
     spec.blocks_per_file = Some(num(&f.runs[0], "config.nblocks", &path) as u64);
     spec.indirect_reads = true;
+    // The harness keeps every object it created open: their dnode_t's and
+    // bonus buffers are held in the ARC (`dnode_size`, `bonus_size`: the
+    // same at the end of every run of one pool), given to the model as
+    // `--pinned` is by run.py.
+    let held = |k: &str| {
+        f.runs[0]
+            .get(k)
+            .map_or(0, |_| num(&f.runs[0], k, &path) as u64)
+    };
+    spec.pinned = [
+        held("end.arcstats.dnode_size"),
+        0,
+        held("end.arcstats.bonus_size"),
+    ];
     let mut z = ZfsArc::new(&spec);
     let reqs = requests(f);
     for r in &reqs {
@@ -197,12 +211,17 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // Zipf: 0.41 off, 0.76 on (2.3.9 at 96 and 128 MiB; were 0.61 and 0.94:
     // the model's random sublist choice is per evicted block, arc.c's evict
     // thread takes bursts). Delay: 0.41 → 0.50 off, 0.76 → 0.71 on.
+    // Since the harness's held dnodes are given to the model (`--pinned`,
+    // 60 KB for the one big object, 3.9 MB for the small files), the gaps
+    // moved as noted ("held: x → y").
+    // Held: 0.50 → 0.52 off, 0.71 → 0.66 on.
     ("zipf", false, 0.55),
-    ("zipf", true, 0.8),
+    ("zipf", true, 0.7),
     // Zipf + scans: 0.28 off (2.3.9, 96 MiB; was 0.21), 0.46 on (2.2.11,
     // 128 MiB; was 0.39). Delay: 0.28 → 0.16 off, 0.46 → 0.56 on.
-    ("zipf_scan", false, 0.3),
-    ("zipf_scan", true, 0.6),
+    // Held: 0.16 → 0.20 off, 0.56 → 0.23 on.
+    ("zipf_scan", false, 0.25),
+    ("zipf_scan", true, 0.25),
     // Sequential passes: without prefetch at 192 MiB the sublists kept
     // 0.9 % of the pass (arc.c 0–0.8 %, 0.65 outside; delay: 0.03); with prefetch the model
     // serves ~99.9 % of reads from prefetched buffers while the real ARC,
@@ -221,15 +240,17 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // tail it would have evicted: the model keeps 32 % (2.3.9), 4.82 points
     // outside (was 13.85). With prefetch the model is optimistic (9.90
     // points, 2.2.11 at 128 MiB).
-    ("loop", false, 5.0),
+    // Held: 4.82 → 4.50 off (2.2.11; 2.3.9 at 192 MiB 4.82 → 2.81).
+    ("loop", false, 4.55),
     ("loop", true, 10.0),
     // 8 interleaved streams of one object: 0.72 off (2.3.9, 96 MiB: the
     // model keeps 0.7 % of the streams' blocks, arc.c none; was 0.26); on,
     // 10.10 at 192 MiB (2.2.11: the model keeps 26 % of the streams' blocks,
     // arc.c 14–15 %; was 11.34). Delay: off 1.81 (2.2.11, 192 MiB: the model
     // now keeps 1.5 %, arc.c 3.3–5.5 %); on 0.68 (2.2.11, 96 MiB; was 10.10).
+    // Held: on 0.68 → 0.95 (2.2.11, 96 MiB: model 0.130, arc.c 0.120–0.121).
     ("streams", false, 1.85),
-    ("streams", true, 0.75),
+    ("streams", true, 1.0),
     // 2,048 small files, each an object of 8 blocks with its own L1:
     // 0.55 off; on, the model was optimistic by up to 7.54 (2.3.9, 96 MiB):
     // every prefetch through a file's L1 re-inserted it into the dbuf cache
@@ -238,9 +259,10 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // cache grows between the evict thread's 1 s wake-ups, as without
     // prefetch, and its uncompressed L1s crowd out data. Since the model
     // holds the L1 for the read's life: 3.76 (2.2.11, 128 MiB; 2.3.9 at
-    // 96 MiB 0.11).
+    // 96 MiB 0.11). Held: 3.76 → 3.48 (2.2.11, 128 MiB; 2.3.9 128 MiB 2.09
+    // → 0.86, 96 MiB 0.11 → 1.65).
     ("small", false, 0.6),
-    ("small", true, 3.8),
+    ("small", true, 3.5),
 ];
 
 /// Per-release tolerances (points of demand-data hit ratio outside the
@@ -263,7 +285,8 @@ const TOLERANCE_PTS_BY_RELEASE: &[(&str, &str, bool, f64)] = &[
     // the MFU (its MFU ghost hits are 84–398, arc.c's 623–2,202) and wins.
     // (4.28 off at 128 MiB since the aggsum lag; 4.68 since the evict
     // thread's delay.)
-    ("2.1.16", "zipf_scan", false, 4.7),
+    // (4.59 since the held dnodes are given.)
+    ("2.1.16", "zipf_scan", false, 4.6),
     ("2.1.16", "zipf_scan", true, 13.0),
     // Sequential passes: 2.46 off (128 MiB: the model keeps 2.5 % of a pass,
     // arc.c none); 14.30 on (128 MiB; model 0.999, arc.c 0.71–0.91): arc.c's
@@ -292,9 +315,10 @@ const TOLERANCE_PTS_BY_RELEASE: &[(&str, &str, bool, f64)] = &[
     ("2.1.16", "streams", true, 10.5),
     // 2,048 small files: 6.21 off (96 MiB: model 0.549, arc.c 0.486),
     // 9.21 on (96 MiB); 5.96 on (128 MiB) since the demand read holds its
-    // L1 while the prefetcher runs.
-    ("2.1.16", "small", false, 6.5),
-    ("2.1.16", "small", true, 6.0),
+    // L1 while the prefetcher runs. With the harness's 3.9 MB of held
+    // dnodes: 5.43 off (96 MiB), 5.52 on (128 MiB).
+    ("2.1.16", "small", false, 5.5),
+    ("2.1.16", "small", true, 5.6),
 ];
 
 /// Allowed relative distance of the model's ghost hits (MRU + MFU) from the

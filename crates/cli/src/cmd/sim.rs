@@ -101,6 +101,13 @@ pub(crate) struct SimArgs {
     /// scenario's `[tunables]` table, e.g. txg_timeout=5, evict_delay_ns=2000000).
     #[arg(long, value_name = "NAME=N", value_parser = crate::args::tunable, help_heading = "ZFS ARC model")]
     tunable: Vec<(String, u64)>,
+    /// zfs-arc: memory the ARC holds and cannot evict from the start, as
+    /// arcstats' `dnode_size`, `dbuf_size` and `bonus_size` show it for the
+    /// host's open files, e.g. dnode=3890016,bonus=5120 (each must fit in
+    /// --ram). It counts in `size` and against `c`, so a cap near what the
+    /// ARC holds overflows sooner.
+    #[arg(long, value_name = "dnode=SIZE,dbuf=SIZE,bonus=SIZE", value_parser = crate::args::pinned, help_heading = "ZFS ARC model")]
+    pinned: Option<[u64; 3]>,
     /// zfs-arc: the host's operating system.
     #[arg(long, default_value = "linux", help_heading = "ZFS ARC model")]
     os: Os,
@@ -277,6 +284,17 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                             let mut spec = ZfsSpec::new(config, pf == OnOff::On, block_keys);
                             spec.blocks_per_file = args.blocks_per_file;
                             spec.compress_ratio = args.compress_ratio;
+                            if let Some(p) = args.pinned {
+                                if p.iter().any(|&b| b > args.ram) {
+                                    return Err(UsageError(format!(
+                                        "--pinned: {} bytes held in a host of {} bytes of RAM",
+                                        p.iter().max().copied().unwrap_or(0),
+                                        args.ram
+                                    ))
+                                    .into());
+                                }
+                                spec.pinned = p;
+                            }
                             spec.indirect_reads = !block_keys
                                 && args
                                     .indirect_reads
