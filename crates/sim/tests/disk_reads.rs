@@ -46,6 +46,7 @@ fn spec(prefetch: bool) -> ZfsSpec {
         blocks_per_file: None,
         indirect_reads: false,
         compress_ratio: 1.0,
+        pinned: [0; 3],
     }
 }
 
