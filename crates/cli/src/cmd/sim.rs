@@ -231,6 +231,15 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
     // A capture's keys carry files and levels, so the prefetcher sees the
     // host's own streams; other traces are one file.
     let block_keys = args.input.open(&args.trace)?.format().block_keys();
+    if let Some(p) = args.pinned
+        && let Some(&held) = p.iter().find(|&&b| b > args.ram)
+    {
+        return Err(UsageError(format!(
+            "--pinned: {held} bytes held in a host of {} bytes of RAM",
+            args.ram
+        ))
+        .into());
+    }
     let mut jobs = Vec::new();
     let mut labels = Vec::new();
     let mut behaviours = Vec::new();
@@ -284,17 +293,7 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                             let mut spec = ZfsSpec::new(config, pf == OnOff::On, block_keys);
                             spec.blocks_per_file = args.blocks_per_file;
                             spec.compress_ratio = args.compress_ratio;
-                            if let Some(p) = args.pinned {
-                                if p.iter().any(|&b| b > args.ram) {
-                                    return Err(UsageError(format!(
-                                        "--pinned: {} bytes held in a host of {} bytes of RAM",
-                                        p.iter().max().copied().unwrap_or(0),
-                                        args.ram
-                                    ))
-                                    .into());
-                                }
-                                spec.pinned = p;
-                            }
+                            spec.pinned = args.pinned.unwrap_or_default();
                             spec.indirect_reads = !block_keys
                                 && args
                                     .indirect_reads
