@@ -493,12 +493,16 @@ impl ZfsArc {
         self.ios.clear();
         let stream = zf.prepare(file, blkid, 1, true, now, &info, &mut self.ios);
         self.issue_prefetches(now, &info);
-        let missed = matches!(self.arc.access(r), Outcome::Miss { .. });
+        let outcome = self.arc.access(r);
+        // `dmu_buf_hold_array_by_dnode` (2.1+) tells the prefetcher the
+        // read missed when its dbuf is not DB_CACHED after `dbuf_read`: a
+        // block still being read (an I/O hit) counts as missed too.
+        let missed = !matches!(outcome, Outcome::Hit);
         if let (Some(s), Some(zf)) = (stream, self.zfetch.as_mut()) {
             zf.run(s, missed, &mut self.ios);
             self.issue_prefetches(now, &info);
         }
-        !missed
+        !matches!(outcome, Outcome::Miss { .. })
     }
 
     /// What the prefetcher knows of `file`: its size in blocks and block

@@ -170,3 +170,45 @@ fn large_keys_are_hashed_into_block_space() {
     assert!(ZfsArc::blkid_of(k) <= BLKID_MASK);
     assert_eq!(ZfsArc::blkid_of(12345), 12345);
 }
+
+/// `dmu_buf_hold_array_by_dnode` (2.1–2.3) tells `dmu_zfetch_run` the read
+/// missed when its dbuf is not `DB_CACHED` after `dbuf_read`, and a block
+/// still being read (an I/O hit: the NOWAIT read joins the I/O in flight)
+/// is not. From 2.2 a stream issues data prefetch only once it has missed,
+/// so a stream whose first demand read joins an I/O in flight starts
+/// prefetching at once.
+#[test]
+fn an_io_hit_counts_as_missed_for_the_stream() {
+    let run = |in_flight: bool| {
+        let mut z = ZfsArc::new(&spec(true));
+        let t = 1_000_000_000;
+        if in_flight {
+            // Block 1002 is already being read (someone's prefetch); the
+            // device takes 100 µs.
+            let key = block_key(0, 0, ZfsArc::blkid_of(1002));
+            let pre = Request {
+                prefetch: true,
+                ..Request::read(t, key, 128 << 10)
+            };
+            assert!(matches!(z.arc.access(&pre), Outcome::Miss { .. }));
+        }
+        // Block 1001 matches no stream: one is created at 1002.
+        assert!(!z.access(&Request::read(t, 1001, 128 << 10)));
+        // Block 1002, 1 µs later: the stream's first hit.
+        let served = z.access(&Request::read(t + 1_000, 1002, 128 << 10));
+        let s = z.stats();
+        let zs = z.zfetch_stats().unwrap();
+        assert_eq!((zs.hits, zs.misses), (1, 1), "{zs:?}");
+        (served, s.demand_data_iohits, s.predictive_prefetch)
+    };
+    // The stream prefetches block 1003 (one predictive prefetch besides
+    // the one in flight).
+    assert_eq!(
+        run(true),
+        (true, 1, 2),
+        "served, iohits, predictive prefetches"
+    );
+    // Without the read in flight block 1002 is a plain miss: the same
+    // prefetch.
+    assert_eq!(run(false), (false, 0, 1));
+}
