@@ -57,10 +57,16 @@ pub struct TickSpreader {
     tick_ns: u64,
     /// The raw time of the current tick's requests.
     tick_t: u64,
-    /// Requests of the current tick (kept or not).
+    /// With a sample: requests of the current tick (kept or not).
     n: u64,
-    /// The current tick's requests (with a sample: the kept ones).
+    /// Without a sample: every request read and not yet handed out, from
+    /// `head`; those before `spread_end` are spread, the rest are the
+    /// current tick's. With one: the current tick's kept requests.
     pending: Vec<Request>,
+    /// Without a sample: the first request of `pending` not handed out.
+    head: usize,
+    /// Without a sample: the end of the spread requests in `pending`.
+    spread_end: usize,
     /// With a sample: each pending request's index in its tick.
     index: Vec<u32>,
     ready: VecDeque<Request>,
@@ -111,6 +117,8 @@ impl TickSpreader {
             tick_t: 0,
             n: 0,
             pending: Vec::new(),
+            head: 0,
+            spread_end: 0,
             index: Vec::new(),
             ready: VecDeque::new(),
             input: Vec::new(),
@@ -120,6 +128,29 @@ impl TickSpreader {
         }
     }
 
+    /// Without a sample: spread the current tick, `pending[spread_end..end]`,
+    /// in place (the i-th of n gets ⌊i·tick/n⌋, stepped without a division
+    /// each).
+    fn spread_to(&mut self, end: usize) {
+        let n = (end - self.spread_end) as u64;
+        if n > 0 {
+            let (step, rem) = (self.tick_ns / n, self.tick_ns % n);
+            let (mut q, mut r) = (0u64, 0u64);
+            for req in &mut self.pending[self.spread_end..end] {
+                req.time_ns += q;
+                q += step;
+                r += rem;
+                if r >= n {
+                    q += 1;
+                    r -= n;
+                }
+            }
+        }
+        self.spread_end = end;
+    }
+
+    /// With a sample: spread the current tick's kept requests into `ready`
+    /// and count the whole tick.
     fn flush(&mut self) {
         let n = std::mem::take(&mut self.n);
         if n == 0 {
@@ -128,19 +159,6 @@ impl TickSpreader {
         // The i-th of n gets ⌊i·tick/n⌋.
         let tick = self.tick_ns;
         let Some(s) = &mut self.sample else {
-            // Every request: stepped without a division each.
-            let (step, rem) = (tick / n, tick % n);
-            let (mut q, mut r) = (0u64, 0u64);
-            self.ready.extend(self.pending.drain(..).map(|mut req| {
-                req.time_ns += q;
-                q += step;
-                r += rem;
-                if r >= n {
-                    q += 1;
-                    r -= n;
-                }
-                req
-            }));
             return;
         };
         let at = |i: u64| (u128::from(i) * u128::from(tick) / u128::from(n)) as u64;
@@ -174,6 +192,61 @@ impl TickSpreader {
         &mut self,
         buf: &mut Vec<Request>,
         max: usize,
+        source: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
+    ) -> Result<usize, E> {
+        if self.sample.is_some() {
+            self.next_batch_sampled(buf, max, source)
+        } else {
+            self.next_batch_all(buf, max, source)
+        }
+    }
+
+    /// Every request: read into `pending` behind those not yet handed out,
+    /// each tick spread in place once the next begins, then copied out
+    /// once.
+    fn next_batch_all<E>(
+        &mut self,
+        buf: &mut Vec<Request>,
+        max: usize,
+        mut source: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
+    ) -> Result<usize, E> {
+        while self.spread_end - self.head < max && !self.done {
+            if self.head > 0 && self.head * 2 >= self.pending.len() {
+                // Keep `pending` to the current tick and one batch.
+                self.pending.drain(..self.head);
+                self.spread_end -= self.head;
+                self.head = 0;
+            }
+            let old = self.pending.len();
+            if source(&mut self.pending, max.max(1))? == 0 {
+                self.done = true;
+                self.spread_to(self.pending.len());
+                break;
+            }
+            if let Some(r) = self.pending.get(old) {
+                self.first_t.get_or_insert(r.time_ns);
+            }
+            for i in old..self.pending.len() {
+                let t = self.pending[i].time_ns;
+                let n = i - self.spread_end;
+                if n == 0 || t != self.tick_t || n >= MAX_TICK_REQUESTS {
+                    self.spread_to(i);
+                    self.tick_t = t;
+                }
+            }
+        }
+        let n = max.min(self.spread_end - self.head);
+        buf.extend_from_slice(&self.pending[self.head..self.head + n]);
+        self.head += n;
+        Ok(n)
+    }
+
+    /// A sample: the kept requests of each tick, timed as in the whole
+    /// stream, through `ready`.
+    fn next_batch_sampled<E>(
+        &mut self,
+        buf: &mut Vec<Request>,
+        max: usize,
         mut source: impl FnMut(&mut Vec<Request>, usize) -> Result<usize, E>,
     ) -> Result<usize, E> {
         let mut input = std::mem::take(&mut self.input);
@@ -192,14 +265,11 @@ impl TickSpreader {
                     self.flush();
                     self.tick_t = r.time_ns;
                 }
-                match &self.sample {
-                    None => self.pending.push(r),
-                    Some(s) => {
-                        if (s.keep)(r.key) {
-                            self.pending.push(r);
-                            self.index.push(self.n as u32);
-                        }
-                    }
+                if let Some(s) = &self.sample
+                    && (s.keep)(r.key)
+                {
+                    self.pending.push(r);
+                    self.index.push(self.n as u32);
                 }
                 self.n += 1;
             }
@@ -557,6 +627,56 @@ mod tests {
             [0, s / 3, 2 * s / 3],
             "the second chunk spreads over the tick again"
         );
+    }
+
+    /// The whole stream's spreader against its rule written out: each run of
+    /// equal stamps gets `t + ⌊i·tick/n⌋`, in order, whatever the batch
+    /// sizes of the source and of the caller.
+    #[test]
+    fn the_whole_stream_is_spread_by_the_rule_at_any_batch_size() {
+        let s = 1_000_000_000u64;
+        // Ticks of 1 to 64 requests; the clock steps 1 to 4 s forward, and
+        // back once.
+        let (mut x, mut t) = (12_345u64, 10u64);
+        let mut reqs = Vec::new();
+        for tick in 0..200 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            for _ in 0..1 + (x >> 58) {
+                reqs.push(Request::read(t * s, reqs.len() as u64, 1));
+            }
+            t = if tick == 100 { 3 } else { t + 1 + (x >> 62) };
+        }
+        let mut want = Vec::new();
+        for run in reqs.chunk_by(|a, b| a.time_ns == b.time_ns) {
+            let n = run.len() as u64;
+            want.extend(run.iter().zip(0..).map(|(r, i)| Request {
+                time_ns: r.time_ns + i * s / n,
+                ..*r
+            }));
+        }
+        for (chunk, max) in [(1, 1), (3, 2), (7, 5), (1000, 64), (1, 1000)] {
+            let mut sp = TickSpreader::new(s);
+            let mut pos = 0;
+            let mut src = |b: &mut Vec<Request>, m: usize| -> Result<usize, ()> {
+                let end = (pos + m.min(chunk)).min(reqs.len());
+                b.extend_from_slice(&reqs[pos..end]);
+                let n = end - pos;
+                pos = end;
+                Ok(n)
+            };
+            let mut out = Vec::new();
+            loop {
+                let before = out.len();
+                let n = sp.next_batch(&mut out, max, &mut src).unwrap();
+                assert!(n <= max && out.len() - before == n);
+                if n == 0 {
+                    break;
+                }
+            }
+            assert_eq!(out, want, "source chunks {chunk}, batches {max}");
+        }
     }
 
     #[test]
