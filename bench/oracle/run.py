@@ -225,14 +225,15 @@ def ensure_pool(oracle, release, pool, work):
     return d
 
 
-def reusable(txt, csv, n, cap, cmin, pf):
+def reusable(txt, csv, n, cap, cmin, pf, rate):
     """The oracle output of an earlier identical run in --work, if complete
     (the runner resumes where it stopped)."""
     if not (os.path.exists(txt) and os.path.exists(csv)):
         return None
     o = parse_oracle(open(txt).read())
     want = {"config.requests": n, "config.cap": cap, "config.arc_min": cmin,
-            "config.prefetch": 1 if pf == "on" else 0}
+            "config.prefetch": 1 if pf == "on" else 0,
+            "config.rate": rate}
     if "result.hit_ratio" not in o or any(o.get(k) != v
                                           for k, v in want.items()):
         return None
@@ -450,6 +451,9 @@ def main():
     ap.add_argument("--ram", type=int, default=host_ram(),
                     help="arclab --ram (default: this host's RAM)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rate", type=int, default=0,
+                    help="pace the oracle at this many requests/s (its -r; "
+                         "0 = as fast as it can)")
     ap.add_argument("--fixtures", help="write fixtures under this dir")
     ap.add_argument("--from-fixtures",
                     help="no oracle: model vs recorded fixtures")
@@ -463,6 +467,8 @@ def main():
         ap.error("give --oracle RELEASE=PATH (one or more) and --work DIR")
     if a.runs < 1 or a.requests < 1:
         ap.error("--runs and --requests must be at least 1")
+    if not 0 <= a.rate <= 1_000_000:
+        ap.error("--rate must be 0 (unpaced) to 1000000 requests/s")
     os.makedirs(a.work, exist_ok=True)
     env = dict(os.environ)
     rows = []
@@ -487,13 +493,19 @@ def main():
                     tag = f"{release}-{trace}-{cap_label(cap)}-pf{pf}"
                     for k in range(1, a.runs + 1):
                         csv = os.path.join(a.work, f"{tag}-run{k}.csv")
-                        cmd = ["nice", "-n", "10", oracle, "replay",
+                        # Paced runs sleep between requests: not niced, so
+                        # that they wake on time.
+                        nice = "0" if a.rate else "10"
+                        cmd = ["nice", "-n", nice, oracle, "replay",
                                "-d", pooldir, "-t", tfile, "-c", str(cap),
                                "-m", str(cmin),
                                "-p", "1" if pf == "on" else "0", "-o", csv]
+                        if a.rate:
+                            cmd += ["-r", str(a.rate)]
                         t0 = time.time()
                         txt = os.path.join(a.work, f"{tag}-run{k}.txt")
-                        o = reusable(txt, csv, len(ids), cap, cmin, pf)
+                        o = reusable(txt, csv, len(ids), cap, cmin, pf,
+                                     a.rate)
                         if o is None:
                             out = sh(cmd, capture_output=True, text=True,
                                      env=env).stdout
@@ -519,6 +531,7 @@ def main():
                                 "cap": cap, "c_min": cmin, "prefetch": pf,
                                 "ram": a.ram, "requests": len(ids),
                                 "seed": a.seed, "runs": a.runs,
+                                "rate": a.rate,
                                 "oracle_cmd": " ".join(cmd[3:]).replace(
                                     a.work + "/", "").replace(
                                     f"-run{a.runs}.csv", "-runK.csv"),

@@ -133,8 +133,8 @@ impl TickSpreader {
     /// each).
     fn spread_to(&mut self, end: usize) {
         let n = (end - self.spread_end) as u64;
-        if n > 0 {
-            let (step, rem) = (self.tick_ns / n, self.tick_ns % n);
+        if let Some(step) = self.tick_ns.checked_div(n) {
+            let rem = self.tick_ns % n;
             let (mut q, mut r) = (0u64, 0u64);
             for req in &mut self.pending[self.spread_end..end] {
                 req.time_ns += q;
