@@ -384,7 +384,7 @@ fn model_matches_the_real_arc_within_stated_tolerances() {
         "fixtures under {}",
         fixture_root().display()
     );
-    let failures = check(&all, tolerance, ghost_tolerance);
+    let failures = check(&all, tolerance, ghost_tolerance, 0.03);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -392,11 +392,12 @@ fn model_matches_the_real_arc_within_stated_tolerances() {
 /// range by more than the tolerances (`tolerance`: points of demand-data
 /// hit ratio per release, trace and prefetch; `ghost_tolerance`: relative,
 /// per release and trace), and the metadata and prefetcher counters that
-/// differ.
+/// differ (`metadata_miss_tol`: relative, for `demand_metadata_misses`).
 fn check(
     all: &[Fixture],
     tolerance: fn(&str, &str, bool) -> f64,
     ghost_tolerance: fn(&str, &str) -> Option<f64>,
+    metadata_miss_tol: f64,
 ) -> Vec<String> {
     let mut failures = Vec::new();
     for f in all {
@@ -466,14 +467,15 @@ fn check(
         // metadata hit through arc_buf_access once the dbuf is cached), the
         // first read of each indirect block misses. With prefetch off the
         // model's counts lie within the oracle's range widened by 0.5 %
-        // (hits) and 3 % (misses, which also count the pool's own metadata
-        // reads at import: 3–9 on the one-object traces).
+        // (hits) and `metadata_miss_tol` (misses, which also count the pool's
+        // own metadata reads at import: 3–9 on the one-object traces; 3 %
+        // unpaced).
         if !f.prefetch {
             // (2.1.16 counted each arc_buf_access hit twice until the ≤ 2.1
             // path was split: 31,998 against arc.c's 15,999 on `zipf`.)
             for (name, got, tol) in [
                 ("hits", m.metadata.0, 0.005),
-                ("misses", m.metadata.1, 0.03),
+                ("misses", m.metadata.1, metadata_miss_tol),
             ] {
                 let key = format!("delta.demand_metadata_{name}");
                 let v: Vec<f64> = f.runs.iter().map(|r| num(r, &key, &path)).collect();
@@ -517,7 +519,35 @@ fn check(
 /// 2.2.11 and the three caps: each is the largest gap measured when the
 /// fixtures were made (docs/oracle.md, "The oracle paced"), rounded up a
 /// little.
-const PACED_TOLERANCE_PTS: &[(&str, bool, f64)] = &[];
+const PACED_TOLERANCE_PTS: &[(&str, bool, f64)] = &[
+    // Zipf: 0.16 off (2.3.9, 96 MiB), 0.39 on (2.3.9, 192 MiB: model 0.876,
+    // arc.c 0.872; unpaced the same rows were up to 0.52 and 0.66 off).
+    ("zipf", false, 0.2),
+    ("zipf", true, 0.45),
+    // Zipf + scans: 0.07 off (2.2.11, 192 MiB), 0.23 on (2.3.9, 192 MiB).
+    ("zipf_scan", false, 0.1),
+    ("zipf_scan", true, 0.25),
+    // Sequential passes: 0.71 off (2.3.9, 128 MiB: the model keeps 0.7 % of
+    // a pass, arc.c none); 0.40 on (2.2.11, 96 MiB). Unpaced the prefetch-on
+    // rows were up to 8.35 points off: arc.c's prefetch reads fell behind
+    // the replay on the loaded machine; paced they keep up, as the model's.
+    ("seq", false, 0.75),
+    ("seq", true, 0.45),
+    // A loop of 1.1 x cap: 6.84 off (2.3.9, 192 MiB: the model keeps 23 %
+    // of the loop, arc.c 30–32 %): the evict thread's bursts against the
+    // random sublists, still open. 0.16 on (2.3.9, 128 MiB; unpaced 9.90).
+    ("loop", false, 6.9),
+    ("loop", true, 0.2),
+    // 8 interleaved streams: 2.48 off (2.3.9, 96 MiB: the model keeps 2.5 %
+    // of the streams' blocks, arc.c none), 1.69 on (2.2.11, 128 MiB).
+    ("streams", false, 2.5),
+    ("streams", true, 1.75),
+    // 2,048 small files: 0.37 off (2.3.9, 96 MiB: paced, arc.c evicts ~70
+    // of the files' L1 blocks and reads them again, 796–800 metadata misses
+    // against the model's 727); 1.89 on (2.3.9, 128 MiB).
+    ("small", false, 0.4),
+    ("small", true, 1.9),
+];
 
 fn paced_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
     PACED_TOLERANCE_PTS
@@ -527,10 +557,12 @@ fn paced_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
         .unwrap_or_else(|| panic!("no paced tolerance for trace {trace} prefetch {prefetch}"))
 }
 
-/// Relative ghost-hit tolerance on the paced fixtures (Zipf traces).
+/// Relative ghost-hit tolerance on the paced fixtures (the Zipf traces):
+/// today's largest gap is 7.5 % (`zipf` at 128 MiB with prefetch, both
+/// releases: the model has more).
 fn paced_ghost_tolerance(_release: &str, trace: &str) -> Option<f64> {
     match trace {
-        "zipf" | "zipf_scan" => Some(0.2),
+        "zipf" | "zipf_scan" => Some(0.08),
         _ => None,
     }
 }
@@ -541,6 +573,9 @@ fn model_matches_the_paced_arc_within_stated_tolerances() {
     // 2 releases x 6 traces x 3 caps x prefetch on/off
     // (data/oracle-paced/README.md).
     assert_eq!(all.len(), 72, "fixtures under {}", paced_root().display());
-    let failures = check(&all, paced_tolerance, paced_ghost_tolerance);
+    // Metadata misses: paced, arc.c evicts some of the small files' L1
+    // blocks at 96 MiB and reads them again (796–800 against the model's
+    // 727, 8.7 %), which the unpaced runs, over in about a second, did not.
+    let failures = check(&all, paced_tolerance, paced_ghost_tolerance, 0.09);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
