@@ -222,13 +222,18 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // 60 KB for the one big object, 3.9 MB for the small files), the gaps
     // moved as noted ("held: x → y").
     // Held: 0.50 → 0.52 off, 0.71 → 0.66 on.
+    // Since the sublist draws also hash how much was evicted so far (they
+    // repeated themselves under a steady stream, docs/oracle.md), the gaps
+    // moved as noted ("draws: x → y").
+    // Draws: 0.52 → 0.54 off, 0.66 → 0.81 on (2.3.9, 128 MiB).
     ("zipf", false, 0.55),
-    ("zipf", true, 0.7),
+    ("zipf", true, 0.85),
     // Zipf + scans: 0.28 off (2.3.9, 96 MiB; was 0.21), 0.46 on (2.2.11,
     // 128 MiB; was 0.39). Delay: 0.28 → 0.16 off, 0.46 → 0.56 on.
     // Held: 0.16 → 0.20 off, 0.56 → 0.23 on.
+    // Draws: 0.20 → 0.06 off, 0.23 → 0.31 on (2.2.11, 128 MiB).
     ("zipf_scan", false, 0.25),
-    ("zipf_scan", true, 0.25),
+    ("zipf_scan", true, 0.35),
     // Sequential passes: without prefetch at 192 MiB the sublists kept
     // 0.9 % of the pass (arc.c 0–0.8 %, 0.65 outside; delay: 0.03); with prefetch the model
     // serves ~99.9 % of reads from prefetched buffers while the real ARC,
@@ -248,7 +253,8 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // outside (was 13.85). With prefetch the model is optimistic (9.90
     // points, 2.2.11 at 128 MiB).
     // Held: 4.82 → 4.50 off (2.2.11; 2.3.9 at 192 MiB 4.82 → 2.81).
-    ("loop", false, 4.55),
+    // Draws: 4.50 → 4.30 off (2.3.9, 192 MiB).
+    ("loop", false, 4.35),
     ("loop", true, 10.0),
     // 8 interleaved streams of one object: 0.72 off (2.3.9, 96 MiB: the
     // model keeps 0.7 % of the streams' blocks, arc.c none; was 0.26); on,
@@ -256,8 +262,10 @@ const TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // arc.c 14–15 %; was 11.34). Delay: off 1.81 (2.2.11, 192 MiB: the model
     // now keeps 1.5 %, arc.c 3.3–5.5 %); on 0.68 (2.2.11, 96 MiB; was 10.10).
     // Held: on 0.68 → 0.95 (2.2.11, 96 MiB: model 0.130, arc.c 0.120–0.121).
-    ("streams", false, 1.85),
-    ("streams", true, 1.0),
+    // Draws: off 1.81 → 2.04 (2.2.11, 192 MiB: the model keeps 1.3 %, arc.c
+    // 3.3–5.5 %), on 0.95 → 0.64 (2.2.11, 96 MiB).
+    ("streams", false, 2.1),
+    ("streams", true, 0.7),
     // 2,048 small files, each an object of 8 blocks with its own L1:
     // 0.55 off; on, the model was optimistic by up to 7.54 (2.3.9, 96 MiB):
     // every prefetch through a file's L1 re-inserted it into the dbuf cache
@@ -316,9 +324,9 @@ const TOLERANCE_PTS_BY_RELEASE: &[(&str, &str, bool, f64)] = &[
     ("2.1.16", "loop", false, 45.5),
     ("2.1.16", "loop", true, 20.0),
     // 8 interleaved streams: 4.83 off (96 MiB; 2.84 at 192 MiB since the
-    // evict thread's delay), 10.38 on (128 MiB); the model is optimistic
-    // everywhere.
-    ("2.1.16", "streams", false, 3.0),
+    // evict thread's delay; 3.88 since the sublist draws hash the evicted
+    // bytes), 10.38 on (128 MiB); the model is optimistic everywhere.
+    ("2.1.16", "streams", false, 3.9),
     ("2.1.16", "streams", true, 10.5),
     // 2,048 small files: 6.21 off (96 MiB: model 0.549, arc.c 0.486),
     // 9.21 on (96 MiB); 5.96 on (128 MiB) since the demand read holds its
@@ -520,28 +528,41 @@ fn check(
 /// fixtures were made (docs/oracle.md, "The oracle paced"), rounded up a
 /// little.
 const PACED_TOLERANCE_PTS: &[(&str, bool, f64)] = &[
+    // Each entry says the gap when the fixtures were made and, after
+    // "draws:", since the sublist draws also hash how much was evicted so
+    // far (before, a steady stream's bursts drew the same sublists again
+    // and again).
     // Zipf: 0.16 off (2.3.9, 96 MiB), 0.39 on (2.3.9, 192 MiB: model 0.876,
     // arc.c 0.872; unpaced the same rows were up to 0.52 and 0.66 off).
-    ("zipf", false, 0.2),
+    // Draws: 0.12 off, 0.41 on (2.3.9, 192 MiB).
+    ("zipf", false, 0.15),
     ("zipf", true, 0.45),
     // Zipf + scans: 0.07 off (2.2.11, 192 MiB), 0.23 on (2.3.9, 192 MiB).
-    ("zipf_scan", false, 0.1),
-    ("zipf_scan", true, 0.25),
-    // Sequential passes: 0.71 off (2.3.9, 128 MiB: the model keeps 0.7 % of
-    // a pass, arc.c none); 0.40 on (2.2.11, 96 MiB). Unpaced the prefetch-on
-    // rows were up to 8.35 points off: arc.c's prefetch reads fell behind
-    // the replay on the loaded machine; paced they keep up, as the model's.
-    ("seq", false, 0.75),
+    // Draws: 0.11 off (2.3.9, 128 MiB), 0.26 on (2.3.9, 192 MiB).
+    ("zipf_scan", false, 0.15),
+    ("zipf_scan", true, 0.3),
+    // Sequential passes: 0.71 off (2.3.9, 128 MiB: the model kept 0.7 % of
+    // a pass, arc.c none: one sublist, spared by every burst's last round,
+    // had grown to twice the others); 0.40 on (2.2.11, 96 MiB). Unpaced the
+    // prefetch-on rows were up to 8.35 points off: arc.c's prefetch reads
+    // fell behind the replay on the loaded machine; paced they keep up, as
+    // the model's. Draws: 0.71 → 0.12 off (2.3.9, 192 MiB).
+    ("seq", false, 0.15),
     ("seq", true, 0.45),
     // A loop of 1.1 x cap: 6.84 off (2.3.9, 192 MiB: the model keeps 23 %
     // of the loop, arc.c 30–32 %): the evict thread's bursts against the
     // random sublists, still open. 0.16 on (2.3.9, 128 MiB; unpaced 9.90).
+    // Draws: 6.81 off (2.2.11, 192 MiB; 2.3.9 6.84 → 1.14): which
+    // sublists a burst spares decides what of a loop survives, and one
+    // draw sequence against three runs is a coin toss of several points.
     ("loop", false, 6.9),
     ("loop", true, 0.2),
-    // 8 interleaved streams: 2.48 off (2.3.9, 96 MiB: the model keeps 2.5 %
+    // 8 interleaved streams: 2.48 off (2.3.9, 96 MiB: the model kept 2.5 %
     // of the streams' blocks, arc.c none), 1.69 on (2.2.11, 128 MiB).
-    ("streams", false, 2.5),
-    ("streams", true, 1.75),
+    // Draws: off 1.81 (2.2.11, 192 MiB: the model keeps fewer; the small
+    // caps now 0), on 0.46 (2.3.9, 192 MiB).
+    ("streams", false, 1.85),
+    ("streams", true, 0.5),
     // 2,048 small files: 0.37 off (2.3.9, 96 MiB: paced, arc.c evicts ~70
     // of the files' L1 blocks and reads them again, 796–800 metadata misses
     // against the model's 727); 1.89 on (2.3.9, 128 MiB).
@@ -558,11 +579,13 @@ fn paced_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
 }
 
 /// Relative ghost-hit tolerance on the paced fixtures (the Zipf traces):
-/// today's largest gap is 7.5 % (`zipf` at 128 MiB with prefetch, both
-/// releases: the model has more).
+/// the largest gap was 7.5 % (`zipf` at 128 MiB with prefetch, both
+/// releases: the model has more); since the sublist draws hash the evicted
+/// bytes, 12.4 % (`zipf` at 192 MiB without prefetch, 2.2.11: 148 against
+/// 169–173, the model has fewer).
 fn paced_ghost_tolerance(_release: &str, trace: &str) -> Option<f64> {
     match trace {
-        "zipf" | "zipf_scan" => Some(0.08),
+        "zipf" | "zipf_scan" => Some(0.13),
         _ => None,
     }
 }

@@ -633,11 +633,17 @@ impl ArcCache {
     }
 
     /// `multilist_get_random_index` for list `l`: a sublist index below its
-    /// count, drawn from a hash of the list's own state and `salt` rather
-    /// than a generator, so that the same state always makes the same draw
-    /// (an idle period that repeats itself stays a repeat, and runs are
-    /// reproducible), while successive evictions, which change the list,
-    /// land on unrelated sublists.
+    /// count, drawn from a hash of the list's own state, of how much the
+    /// engine has evicted so far and of `salt` rather than a generator, so
+    /// that the same state always makes the same draw (an idle period that
+    /// repeats itself stays a repeat, and runs are reproducible), while
+    /// successive evictions land on unrelated sublists. The eviction
+    /// counters matter: under a steady stream the evict thread's bursts
+    /// find the list at the same length and size every time, and a draw
+    /// from those alone repeated itself, so the burst's short last round
+    /// always spared the same sublist, which grew to twice the others and
+    /// kept blocks a whole pass of a sequential read (docs/oracle.md, "The
+    /// oracle paced").
     #[inline(always)]
     pub(super) fn random_index(&self, l: usize, salt: u64) -> usize {
         let ml = &self.lists[l];
@@ -645,7 +651,10 @@ impl ArcCache {
         if n <= 1 {
             return 0;
         }
-        let x = hash_key(u64::from(ml.len) ^ ml.bytes.rotate_left(21) ^ (l as u64) << 58 ^ salt);
+        let history = hash_key(self.s.model_evicted_bytes ^ self.s.deleted.rotate_left(32));
+        let x = hash_key(
+            history ^ u64::from(ml.len) ^ ml.bytes.rotate_left(21) ^ (l as u64) << 58 ^ salt,
+        );
         (((x >> 32) * n as u64) >> 32) as usize
     }
 
