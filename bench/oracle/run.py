@@ -225,7 +225,7 @@ def ensure_pool(oracle, release, pool, work):
     return d
 
 
-def reusable(txt, csv, n, cap, cmin, pf, rate):
+def reusable(txt, csv, n, cap, cmin, pf, rate, latency_us):
     """The oracle output of an earlier identical run in --work, if complete
     (the runner resumes where it stopped)."""
     if not (os.path.exists(txt) and os.path.exists(csv)):
@@ -233,7 +233,7 @@ def reusable(txt, csv, n, cap, cmin, pf, rate):
     o = parse_oracle(open(txt).read())
     want = {"config.requests": n, "config.cap": cap, "config.arc_min": cmin,
             "config.prefetch": 1 if pf == "on" else 0,
-            "config.rate": rate}
+            "config.rate": rate, "config.device_latency_us": latency_us}
     if "result.hit_ratio" not in o or any(o.get(k) != v
                                           for k, v in want.items()):
         return None
@@ -280,10 +280,17 @@ def run_model(arclab, csv, release, ram, cap, pf, nblocks, extra=()):
     return m
 
 
+def latency(us):
+    """The model's device latency for an oracle run with a latency floor of
+    `us` microseconds (none: the model's default)."""
+    return ("--tunable", f"device_latency_ns={us * 1000}") if us else ()
+
+
 def oracle_metrics(o):
     n = o["config.requests"]
     hits, misses = o["delta.hits"], o["delta.misses"]
     v = {"ddhr": o["result.demand_data_hits"] / n,
+         "ddmr": o["result.demand_data_misses"] / n,
          "overall": hits / max(1, hits + misses)}
     for label, ok, _ in COUNTERS:
         v[label] = o.get(ok, 0)
@@ -293,6 +300,7 @@ def oracle_metrics(o):
 def model_metrics(m, n):
     hits, misses = m.get("hits", 0), m.get("misses", 0)
     v = {"ddhr": m["demand_data_hits"] / n,
+         "ddmr": m["demand_data_misses"] / n,
          "overall": hits / max(1, hits + misses)}
     for label, _, mk in COUNTERS:
         key = mk if mk is not None else "zfetch." + label.split("_", 1)[1]
@@ -332,10 +340,13 @@ def print_tables(rows, out=sys.stdout):
               f"{mean(o):.4f} | {lo:.4f}-{hi:.4f} | {m:.4f} | "
               f"{(m - mean(o)) * 100:+.2f} | {outside * 100:.2f} |")
         p()
-        p("MAE of the demand-data hit ratio (model vs oracle mean), per trace:")
+        p("MAE of the demand-data hit ratio (model vs oracle mean), per trace, "
+          "and of the demand-data miss ratio (demand reads that went to the "
+          "disk: neither a hit nor an iohit):")
         p()
-        p("| trace | MAE prefetch off | MAE prefetch on | MAE all | max abs |")
-        p("|---|---|---|---|---|")
+        p("| trace | MAE prefetch off | MAE prefetch on | MAE all | max abs "
+          "| miss MAE off | miss MAE on | miss MAE all |")
+        p("|---|---|---|---|---|---|---|---|")
         traces = []
         for r in rr:
             if r["trace"] not in traces:
@@ -343,15 +354,16 @@ def print_tables(rows, out=sys.stdout):
         for t in traces + ["all"]:
             sel = [r for r in rr if t in ("all", r["trace"])]
 
-            def err(r):
-                return abs(mean([x["ddhr"] for x in r["model"]]) -
-                           mean([x["ddhr"] for x in r["oracle"]]))
+            def err(r, key="ddhr"):
+                return abs(mean([x[key] for x in r["model"]]) -
+                           mean([x[key] for x in r["oracle"]]))
 
-            def mae(pf):
-                e = [err(r) for r in sel if pf in (None, r["pf"])]
+            def mae(pf, key="ddhr"):
+                e = [err(r, key) for r in sel if pf in (None, r["pf"])]
                 return f"{mean(e):.4f}" if e else "-"
             p(f"| {t} | {mae('off')} | {mae('on')} | {mae(None)} | "
-              f"{max(err(r) for r in sel):.4f} |")
+              f"{max(err(r) for r in sel):.4f} | {mae('off', 'ddmr')} | "
+              f"{mae('on', 'ddmr')} | {mae(None, 'ddmr')} |")
         p()
         p("Other counters: oracle mean -> model mean (relative error). Sizes "
           "in MiB at the end of the replay; hit counts over the replay; "
@@ -428,7 +440,9 @@ def from_fixtures(a):
                 m = run_model(a.arclab, csv, release, meta["ram"],
                               meta["cap"], meta["prefetch"],
                               runs[0]["config.nblocks"],
-                              [*held(runs[0]), *a.model_arg])
+                              [*held(runs[0]),
+                               *latency(meta.get("device_latency_us", 0)),
+                               *a.model_arg])
                 rows.append({"release": release, "trace": trace,
                              "cap": meta["cap"], "pf": meta["prefetch"],
                              "oracle": [oracle_metrics(o) for o in runs],
@@ -454,6 +468,12 @@ def main():
     ap.add_argument("--rate", type=int, default=0,
                     help="pace the oracle at this many requests/s (its -r; "
                          "0 = as fast as it can)")
+    ap.add_argument("--device-latency-us", type=int, default=0,
+                    help="give the oracle's device a latency of at least "
+                         "this many microseconds (its -L; needs "
+                         "arcoracle-device-latency.patch) and the model the "
+                         "same device_latency_ns (0 = no floor, the model "
+                         "at its default)")
     ap.add_argument("--fixtures", help="write fixtures under this dir")
     ap.add_argument("--from-fixtures",
                     help="no oracle: model vs recorded fixtures")
@@ -469,6 +489,8 @@ def main():
         ap.error("--runs and --requests must be at least 1")
     if not 0 <= a.rate <= 1_000_000:
         ap.error("--rate must be 0 (unpaced) to 1000000 requests/s")
+    if not 0 <= a.device_latency_us <= 1_000_000:
+        ap.error("--device-latency-us must be 0 to 1000000")
     os.makedirs(a.work, exist_ok=True)
     env = dict(os.environ)
     rows = []
@@ -502,10 +524,12 @@ def main():
                                "-p", "1" if pf == "on" else "0", "-o", csv]
                         if a.rate:
                             cmd += ["-r", str(a.rate)]
+                        if a.device_latency_us:
+                            cmd += ["-L", str(a.device_latency_us)]
                         t0 = time.time()
                         txt = os.path.join(a.work, f"{tag}-run{k}.txt")
                         o = reusable(txt, csv, len(ids), cap, cmin, pf,
-                                     a.rate)
+                                     a.rate, a.device_latency_us)
                         if o is None:
                             out = sh(cmd, capture_output=True, text=True,
                                      env=env).stdout
@@ -515,7 +539,9 @@ def main():
                             os.replace(txt + ".tmp", txt)
                         m = run_model(a.arclab, csv, release, a.ram, cap, pf,
                                       o["config.nblocks"],
-                                      [*held(o), *a.model_arg])
+                                      [*held(o),
+                                       *latency(a.device_latency_us),
+                                       *a.model_arg])
                         print(f"{tag} run {k}: {time.time() - t0:.1f} s, "
                               f"oracle {o['result.hit_ratio']:.4f} model "
                               f"{m['demand_data_hits'] / len(ids):.4f}",
@@ -532,6 +558,7 @@ def main():
                                 "ram": a.ram, "requests": len(ids),
                                 "seed": a.seed, "runs": a.runs,
                                 "rate": a.rate,
+                                "device_latency_us": a.device_latency_us,
                                 "oracle_cmd": " ".join(cmd[3:]).replace(
                                     a.work + "/", "").replace(
                                     f"-run{a.runs}.csv", "-runK.csv"),
