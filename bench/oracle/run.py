@@ -286,6 +286,16 @@ def latency(us):
     return ("--tunable", f"device_latency_ns={us * 1000}") if us else ()
 
 
+def model_latency_us(how, o, floor_us):
+    """The device latency the model is given for an oracle run: the floor
+    the harness was given (`floor`), or the read latency the harness measured
+    (`p10`, `p50`: quantiles of the wall time of the requests that were one
+    demand data read and nothing else)."""
+    if how == "floor":
+        return floor_us
+    return int(o.get(f"result.read_latency_us_{how}", floor_us))
+
+
 def oracle_metrics(o):
     n = o["config.requests"]
     hits, misses = o["delta.hits"], o["delta.misses"]
@@ -441,7 +451,9 @@ def from_fixtures(a):
                               meta["cap"], meta["prefetch"],
                               runs[0]["config.nblocks"],
                               [*held(runs[0]),
-                               *latency(meta.get("device_latency_us", 0)),
+                               *latency(model_latency_us(
+                                   a.model_latency, runs[0],
+                                   meta.get("device_latency_us", 0))),
                                *a.model_arg])
                 rows.append({"release": release, "trace": trace,
                              "cap": meta["cap"], "pf": meta["prefetch"],
@@ -471,9 +483,15 @@ def main():
     ap.add_argument("--device-latency-us", type=int, default=0,
                     help="give the oracle's device a latency of at least "
                          "this many microseconds (its -L; needs "
-                         "arcoracle-device-latency.patch) and the model the "
-                         "same device_latency_ns (0 = no floor, the model "
-                         "at its default)")
+                         "arcoracle-device-latency.patch; 0 = no floor)")
+    ap.add_argument("--model-latency", choices=["floor", "p10", "p50"],
+                    default="p50",
+                    help="the model's device latency: the median (p50, "
+                         "default) or 10th percentile of the read latency "
+                         "the harness measured (run 1's with "
+                         "--from-fixtures), or the floor it was given; "
+                         "runs without a measurement use the floor, and "
+                         "no floor the model's default")
     ap.add_argument("--fixtures", help="write fixtures under this dir")
     ap.add_argument("--from-fixtures",
                     help="no oracle: model vs recorded fixtures")
@@ -540,7 +558,9 @@ def main():
                         m = run_model(a.arclab, csv, release, a.ram, cap, pf,
                                       o["config.nblocks"],
                                       [*held(o),
-                                       *latency(a.device_latency_us),
+                                       *latency(model_latency_us(
+                                           a.model_latency, o,
+                                           a.device_latency_us)),
                                        *a.model_arg])
                         print(f"{tag} run {k}: {time.time() - t0:.1f} s, "
                               f"oracle {o['result.hit_ratio']:.4f} model "

@@ -67,6 +67,12 @@ struct Fixture {
     cap: u64,
     ram: u64,
     prefetch: bool,
+    /// The model's device latency in µs (0: the model's default), as
+    /// run.py gives it: the median read latency the harness measured in
+    /// run 1 (`result.read_latency_us_p50`: requests that were one demand
+    /// data read and nothing else), else the floor it gave its device
+    /// (`replay -L`); the unpaced fixtures have neither.
+    model_latency_us: u64,
     /// The oracle's counters, one map per run.
     runs: Vec<BTreeMap<String, String>>,
 }
@@ -98,6 +104,13 @@ fn fixtures(root: PathBuf) -> Vec<Fixture> {
                     cap: num(&cfg, "cap", &p) as u64,
                     ram: num(&cfg, "ram", &p) as u64,
                     prefetch: cfg["prefetch"] == "on",
+                    model_latency_us: if runs[0].contains_key("result.read_latency_us_p50") {
+                        num(&runs[0], "result.read_latency_us_p50", &p) as u64
+                    } else if cfg.contains_key("device_latency_us") {
+                        num(&cfg, "device_latency_us", &p) as u64
+                    } else {
+                        0
+                    },
                     runs,
                     dir,
                 });
@@ -142,6 +155,7 @@ fn requests(f: &Fixture) -> Vec<Request> {
 struct ModelRun {
     requests: usize,
     demand_data_hits: u64,
+    demand_data_misses: u64,
     /// `mru_ghost_hits + mfu_ghost_hits`.
     ghost_hits: u64,
     /// `demand_metadata_hits`, `demand_metadata_misses`.
@@ -157,13 +171,13 @@ fn replay(f: &Fixture) -> ModelRun {
     // `config.nblocks` blocks (trace id g = block g % n of object g / n),
     // each data read through its indirect blocks (the default).
     let path = f.dir.join("oracle-run1.json");
-    let mut spec = ZfsSpec::new(
-        ArcConfig::new(f.ram)
-            .with_behaviour(behaviour)
-            .with_arc_max(f.cap),
-        f.prefetch,
-        false,
-    );
+    let mut config = ArcConfig::new(f.ram)
+        .with_behaviour(behaviour)
+        .with_arc_max(f.cap);
+    if f.model_latency_us > 0 {
+        config.tunables.device_latency_ns = f.model_latency_us * 1000;
+    }
+    let mut spec = ZfsSpec::new(config, f.prefetch, false);
     spec.blocks_per_file = Some(num(&f.runs[0], "config.nblocks", &path) as u64);
     spec.indirect_reads = true;
     // The harness keeps every object it created open: their dnode_t's and
@@ -191,6 +205,7 @@ fn replay(f: &Fixture) -> ModelRun {
     ModelRun {
         requests: reqs.len(),
         demand_data_hits: s.demand_data_hits,
+        demand_data_misses: s.demand_data_misses,
         ghost_hits: s.mru_ghost_hits + s.mfu_ghost_hits,
         metadata: (s.demand_metadata_hits, s.demand_metadata_misses),
         zfetch: z.zfetch_stats().map(|s| (s.hits, s.misses)),
@@ -398,21 +413,38 @@ fn model_matches_the_real_arc_within_stated_tolerances() {
         "fixtures under {}",
         fixture_root().display()
     );
-    let failures = check(&all, tolerance, ghost_tolerance, 0.03);
+    let failures = check(
+        &all,
+        &Tolerances {
+            hit: tolerance,
+            miss: None,
+            ghost: ghost_tolerance,
+            metadata_miss: 0.03,
+            zfetch: 0.0,
+        },
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// How far the model may lie outside the oracle's min–max range on one
+/// fixture set.
+struct Tolerances {
+    /// Points of demand-data hit ratio, per release, trace and prefetch.
+    hit: fn(&str, &str, bool) -> f64,
+    /// Points of demand-data miss ratio (the reads that went to the disk),
+    /// where the set is checked on it.
+    miss: Option<fn(&str, &str, bool) -> f64>,
+    /// Relative, for the ghost hits, per release and trace.
+    ghost: fn(&str, &str) -> Option<f64>,
+    /// Relative, for `demand_metadata_misses`.
+    metadata_miss: f64,
+    /// Relative, for the zfetch hits and misses.
+    zfetch: f64,
+}
+
 /// Replay every fixture through the model; what lies outside the oracle's
-/// range by more than the tolerances (`tolerance`: points of demand-data
-/// hit ratio per release, trace and prefetch; `ghost_tolerance`: relative,
-/// per release and trace), and the metadata and prefetcher counters that
-/// differ (`metadata_miss_tol`: relative, for `demand_metadata_misses`).
-fn check(
-    all: &[Fixture],
-    tolerance: fn(&str, &str, bool) -> f64,
-    ghost_tolerance: fn(&str, &str) -> Option<f64>,
-    metadata_miss_tol: f64,
-) -> Vec<String> {
+/// range by more than the tolerances.
+fn check(all: &[Fixture], tol: &Tolerances) -> Vec<String> {
     let mut failures = Vec::new();
     for f in all {
         let m = replay(f);
@@ -428,11 +460,11 @@ fn check(
         let hi = oracle.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let got = m.demand_data_hits as f64 / n as f64;
         let outside_pts = (lo - got).max(got - hi).max(0.0) * 100.0;
-        let tol = tolerance(&f.release, &f.trace, f.prefetch);
-        if outside_pts > tol {
+        let hit_tol = (tol.hit)(&f.release, &f.trace, f.prefetch);
+        if outside_pts > hit_tol {
             failures.push(format!(
                 "{} {} cap {} MiB prefetch {}: model {got:.4}, oracle {lo:.4}..{hi:.4} \
-                 ({outside_pts:.2} pts outside, tolerance {tol})",
+                 ({outside_pts:.2} pts outside, tolerance {hit_tol})",
                 f.release,
                 f.trace,
                 f.cap >> 20,
@@ -446,9 +478,38 @@ fn check(
             f.cap >> 20,
             if f.prefetch { "on" } else { "off" }
         );
+        // The demand reads that went to the disk: neither a hit nor an
+        // iohit. How a read that was not a miss splits into hits and iohits
+        // depends on the device's latency, which the model takes as one
+        // number and the oracle's userland device varies from read to read.
+        if let Some(miss_tolerance) = tol.miss {
+            let v: Vec<f64> = f
+                .runs
+                .iter()
+                .map(|r| num(r, "result.demand_data_misses", &path) / n as f64)
+                .collect();
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let got = m.demand_data_misses as f64 / n as f64;
+            let outside_pts = (lo - got).max(got - hi).max(0.0) * 100.0;
+            let miss_tol = miss_tolerance(&f.release, &f.trace, f.prefetch);
+            println!(
+                "  miss ratio model {got:.4} oracle {lo:.4}..{hi:.4} outside {outside_pts:.2} pts"
+            );
+            if outside_pts > miss_tol {
+                failures.push(format!(
+                    "{} {} cap {} MiB prefetch {}: miss ratio model {got:.4}, oracle \
+                     {lo:.4}..{hi:.4} ({outside_pts:.2} pts outside, tolerance {miss_tol})",
+                    f.release,
+                    f.trace,
+                    f.cap >> 20,
+                    f.prefetch
+                ));
+            }
+        }
         // Ghost hits (what drives the MRU/MFU adaptation) on the Zipf traces,
         // where both sides have hundreds of them.
-        if let Some(tol) = ghost_tolerance(&f.release, &f.trace) {
+        if let Some(ghost_tol) = (tol.ghost)(&f.release, &f.trace) {
             let v: Vec<f64> = f
                 .runs
                 .iter()
@@ -464,7 +525,7 @@ fn check(
                 "  ghost hits model {g} oracle {lo}..{hi} outside {:.1} %",
                 outside * 100.0
             );
-            if outside > tol {
+            if outside > ghost_tol {
                 failures.push(format!(
                     "{} {} cap {} MiB prefetch {}: ghost hits model {g}, oracle {lo}..{hi} \
                      ({:.1} % outside, tolerance {:.0} %)",
@@ -473,7 +534,7 @@ fn check(
                     f.cap >> 20,
                     f.prefetch,
                     outside * 100.0,
-                    tol * 100.0
+                    ghost_tol * 100.0
                 ));
             }
         }
@@ -489,7 +550,7 @@ fn check(
             // path was split: 31,998 against arc.c's 15,999 on `zipf`.)
             for (name, got, tol) in [
                 ("hits", m.metadata.0, 0.005),
-                ("misses", m.metadata.1, metadata_miss_tol),
+                ("misses", m.metadata.1, tol.metadata_miss),
             ] {
                 let key = format!("delta.demand_metadata_{name}");
                 let v: Vec<f64> = f.runs.iter().map(|r| num(r, &key, &path)).collect();
@@ -508,13 +569,18 @@ fn check(
         }
         // The prefetcher's stream detection sees the same reads on both
         // sides: the model's zfetch hits and misses lie within the oracle's
-        // range (the small files trace too, now that each object is a file).
+        // range (the small files trace too, now that each object is a file),
+        // widened by `tol.zfetch`.
         if let Some((zh, zm)) = m.zfetch {
             for (name, got) in [("hits", zh), ("misses", zm)] {
                 let key = format!("delta.zfetch.{name}");
                 let v: Vec<u64> = f.runs.iter().map(|r| num(r, &key, &path) as u64).collect();
                 let (lo, hi) = (*v.iter().min().unwrap(), *v.iter().max().unwrap());
-                if !(lo..=hi).contains(&got) {
+                let (lo_ok, hi_ok) = (
+                    (lo as f64 * (1.0 - tol.zfetch)).floor() as u64,
+                    (hi as f64 * (1.0 + tol.zfetch)).ceil() as u64,
+                );
+                if !(lo_ok..=hi_ok).contains(&got) {
                     failures.push(format!(
                         "{} {} cap {} MiB: zfetch {name} model {got}, oracle {lo}..{hi}",
                         f.release,
@@ -531,64 +597,95 @@ fn check(
 /// Allowed distance (points of demand-data hit ratio) of the model from
 /// the paced oracle's min–max range, per (trace, prefetch), over 2.3.9 and
 /// 2.2.11 and the three caps: each is today's largest gap on run 1's clock
-/// (docs/oracle.md, "The oracle paced"), rounded up a little; the comments
-/// give the gaps when the fixtures were made and after the sublist draws.
+/// (docs/oracle.md, "The oracle's device"), rounded up a little.
+///
+/// The paced set was re-measured on 2026-12-03 with a floor under the
+/// oracle's device latency (`replay -L 100`): without it a userland read
+/// could complete before the DMU looked, arc.c's prefetcher took the demand
+/// miss for a hit and did not start (241 of 1,642 misses on `small` at
+/// 192 MiB). The model's device latency is the median read latency the
+/// harness measured in run 1 (350–1,100 µs). Before the floor, the largest
+/// gaps were 0.12/0.41 (zipf off/on), 0.11/0.26 (zipf_scan), 0.12/0.40
+/// (seq), 6.81/0.16 (loop), 1.81/0.46 (streams), 0.37/1.89 (small).
 const PACED_TOLERANCE_PTS: &[(&str, bool, f64)] = &[
-    // Each entry says the gap when the fixtures were made and, after
-    // "draws:", since the sublist draws also hash how much was evicted so
-    // far (before, a steady stream's bursts drew the same sublists again
-    // and again).
-    // Zipf: 0.16 off (2.3.9, 96 MiB), 0.39 on (2.3.9, 192 MiB: model 0.876,
-    // arc.c 0.872; unpaced the same rows were up to 0.52 and 0.66 off).
-    // Draws: 0.12 off, 0.41 on (2.3.9, 192 MiB).
+    // Zipf: 0.10 off, 0.41 on (both 2.2.11, 192 MiB: the model hits more).
     ("zipf", false, 0.15),
     ("zipf", true, 0.45),
-    // Zipf + scans: 0.07 off (2.2.11, 192 MiB), 0.23 on (2.3.9, 192 MiB).
-    // Draws: 0.11 off (2.3.9, 128 MiB), 0.26 on (2.3.9, 192 MiB).
+    // Zipf + scans: 0.14 off, 0.19 on (2.3.9, 192 MiB).
     ("zipf_scan", false, 0.15),
-    ("zipf_scan", true, 0.3),
-    // Sequential passes: 0.71 off (2.3.9, 128 MiB: the model kept 0.7 % of
-    // a pass, arc.c none: one sublist, spared by every burst's last round,
-    // had grown to twice the others); 0.40 on (2.2.11, 96 MiB). Unpaced the
-    // prefetch-on rows were up to 8.35 points off: arc.c's prefetch reads
-    // fell behind the replay on the loaded machine; paced they keep up, as
-    // the model's. Draws: 0.71 → 0 at 128 MiB; the largest off is now 0.12
-    // (2.3.9, 192 MiB).
-    ("seq", false, 0.15),
-    ("seq", true, 0.45),
-    // A loop of 1.1 x cap: 6.84 off (2.3.9, 192 MiB: the model keeps 23 %
-    // of the loop, arc.c 30–32 %): the evict thread's bursts against the
-    // random sublists, still open. 0.16 on (2.3.9, 128 MiB; unpaced 9.90).
-    // Draws: 6.81 off (2.2.11, 192 MiB; 2.3.9 6.84 → 1.14): which
-    // sublists a burst spares decides what of a loop survives, and one
-    // draw sequence against three runs is a coin toss of several points.
-    ("loop", false, 6.9),
-    ("loop", true, 0.2),
-    // 8 interleaved streams: 2.48 off (2.3.9, 96 MiB: the model kept 2.5 %
-    // of the streams' blocks, arc.c none), 1.69 on (2.2.11, 128 MiB).
-    // Draws: off 1.81 (2.2.11, 192 MiB: the model keeps fewer; the small
-    // caps now 0), on 0.46 (2.3.9, 192 MiB).
-    ("streams", false, 1.85),
-    ("streams", true, 0.5),
-    // 2,048 small files: 0.37 off (2.3.9, 96 MiB: paced, arc.c evicts ~70
-    // of the files' L1 blocks and reads them again, 796–800 metadata misses
-    // against the model's 727); 1.89 on (2.3.9, 128 MiB).
+    ("zipf_scan", true, 0.25),
+    // Sequential passes: 0 off, 0.02 on.
+    ("seq", false, 0.05),
+    ("seq", true, 0.05),
+    // A loop of 1.1 x cap: 0 off (was 6.81 at 192 MiB before the floor:
+    // the reads of misses now take the device's time, as the model's, and
+    // what of the loop survives the evict thread's bursts agrees). With
+    // prefetch 3.95 (2.2.11, 192 MiB: model 0.970, arc.c 0.817–0.930) —
+    // all of it how the reads that were not misses split into hits and
+    // iohits: arc.c's device latency varied from read to read (run 1's
+    // median 3,638 µs, the runs' 709–3,638), its prefetch distance grew in
+    // some runs (`zs_more`, 9,965–10,552 prefetch reads), and the miss ratio
+    // agrees within 0.11 points ([`PACED_MISS_TOLERANCE_PTS`]).
+    ("loop", false, 0.05),
+    ("loop", true, 4.0),
+    // 8 interleaved streams: 0.63 off (2.2.11, 192 MiB: the model keeps
+    // 3.2 % of the streams' blocks, arc.c 0.2–2.6 %), 1.26 on (2.2.11,
+    // 192 MiB: the model hits less).
+    ("streams", false, 0.7),
+    ("streams", true, 1.3),
+    // 2,048 small files: 0.38 off (2.3.9, 96 MiB: arc.c evicts ~70 of the
+    // files' L1 blocks and reads them again, 797–806 metadata misses
+    // against the model's 727); 3.67 on (2.2.11, 128 MiB: model 0.774,
+    // arc.c 0.810–0.812), the iohit split again (run 1's median latency
+    // 716 µs, the other configurations' 300–600): misses within 0.10.
     ("small", false, 0.4),
-    ("small", true, 1.9),
+    ("small", true, 3.7),
 ];
 
 fn paced_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
     lookup(PACED_TOLERANCE_PTS, trace, prefetch)
 }
 
+/// Allowed distance (points of demand-data miss ratio: the demand reads
+/// that went to the disk, neither hits nor iohits) of the model from the
+/// paced oracle's min–max range, per (trace, prefetch): today's largest gap
+/// over 2.3.9 and 2.2.11 and the three caps, rounded up a little. Without
+/// prefetch every read is a hit or a miss, so these equal the hit-ratio
+/// gaps; with prefetch they leave out how the rest split into hits and
+/// iohits, which depends on the device latency.
+const PACED_MISS_TOLERANCE_PTS: &[(&str, bool, f64)] = &[
+    // 0.10 off, 0.41 on (2.2.11, 192 MiB).
+    ("zipf", false, 0.15),
+    ("zipf", true, 0.45),
+    // 0.14 off, 0.19 on (2.3.9, 192 MiB).
+    ("zipf_scan", false, 0.15),
+    ("zipf_scan", true, 0.25),
+    // 0 and 0.
+    ("seq", false, 0.05),
+    ("seq", true, 0.05),
+    // 0 off; 0.11 on (2.2.11, 128 MiB: model 0.03 %, arc.c 0.14–0.20 %).
+    ("loop", false, 0.05),
+    ("loop", true, 0.15),
+    // 0.62 off (2.2.11, 192 MiB); 1.32 on (2.2.11, 192 MiB: the model
+    // misses more).
+    ("streams", false, 0.7),
+    ("streams", true, 1.35),
+    // 0.38 off (2.3.9, 96 MiB); 0.10 on (2.2.11, 96 MiB; 3.67 points of
+    // hit ratio there, see above).
+    ("small", false, 0.4),
+    ("small", true, 0.15),
+];
+
+fn paced_miss_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
+    lookup(PACED_MISS_TOLERANCE_PTS, trace, prefetch)
+}
+
 /// Relative ghost-hit tolerance on the paced fixtures (the Zipf traces):
-/// the largest gap was 7.5 % (`zipf` at 128 MiB with prefetch, both
-/// releases: the model has more); since the sublist draws hash the evicted
-/// bytes, 12.4 % (`zipf` at 192 MiB without prefetch, 2.2.11: 148 against
-/// 169–173, the model has fewer).
+/// the largest gap is 9.8 % (`zipf` at 192 MiB without prefetch, 2.2.11);
+/// before the device floor it was 12.4 % (the same row).
 fn paced_ghost_tolerance(_release: &str, trace: &str) -> Option<f64> {
     match trace {
-        "zipf" | "zipf_scan" => Some(0.13),
+        "zipf" | "zipf_scan" => Some(0.1),
         _ => None,
     }
 }
@@ -602,6 +699,15 @@ fn model_matches_the_paced_arc_within_stated_tolerances() {
     // Metadata misses: paced, arc.c evicts some of the small files' L1
     // blocks at 96 MiB and reads them again (796–800 against the model's
     // 727, 8.7 %), which the unpaced runs, over in about a second, did not.
-    let failures = check(&all, paced_tolerance, paced_ghost_tolerance, 0.09);
+    let failures = check(
+        &all,
+        &Tolerances {
+            hit: paced_tolerance,
+            miss: Some(paced_miss_tolerance),
+            ghost: paced_ghost_tolerance,
+            metadata_miss: 0.09,
+            zfetch: 0.01,
+        },
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
