@@ -475,8 +475,13 @@ impl Zfetch {
                 fs.slots[s].stream.atime = i64::from(now);
                 fs.touched(now, reap);
                 let zs = &mut fs.slots[s].stream;
-                if adv == 0 && zs.ipf_end > end_access {
-                    return None; // already prefetched for this position
+                // "Already prefetched for this position": every release
+                // from 2.2.4 to 2.4.x stops on a zero advance (a pure
+                // `future` access, a re-read of the block before the
+                // stream); post-2.4 master (`ce837a28eb`) goes on to the
+                // ramp unless the L1 window already covers the access.
+                if adv == 0 && (!cfg.head_tweaks || zs.ipf_end > end_access) {
+                    return None;
                 }
                 end_blkid = zs.blkid;
                 if end_blkid >= maxblkid {

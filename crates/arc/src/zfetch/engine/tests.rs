@@ -73,3 +73,60 @@ fn the_idle_shortcut_changes_nothing() {
         assert!(shortcuts > 100_000, "{release}: the shortcut was used");
     }
 }
+
+/// An access ahead of a stream that only remembers a range (a `future`
+/// access: no advance) prefetches nothing in every release from 2.2.4 to
+/// 2.4.x: `dmu_zfetch_prepare`'s "Exit if we already prefetched for this
+/// position before. `if (nblks == 0) goto out;`" (read in zfs-2.2.4,
+/// 2.2.11, 2.3.0, 2.3.9, 2.4.4). Post-2.4 master (`ce837a28eb`) goes on to
+/// the ramp unless the L1 window already covers the access, and prefetches.
+/// (The model applied master's rule to every release until 2026-12-03: on
+/// the paced oracle's `zipf` it issued 618 prefetch reads where arc.c 2.3.9
+/// issued 503–504.)
+#[test]
+fn a_future_access_prefetches_nothing_before_master() {
+    let info = FileInfo {
+        maxblkid: 8191,
+        blocksize: 128 << 10,
+    };
+    for (release, prefetches) in [
+        ("2.2.4", false),
+        ("2.2.11", false),
+        ("2.3.9", false),
+        ("2.4.4", false),
+        ("2.4.99", true),
+    ] {
+        let mut z = Zfetch::new(ZfetchConfig::for_release(
+            release.parse::<Release>().unwrap(),
+        ));
+        let mut out = Vec::new();
+        // A miss creates a stream expecting block 101; a missed read of 101
+        // hits it and prefetches block 102 (a distance of one block).
+        assert!(z.prepare(0, 100, 1, true, 0, &info, &mut out).is_none());
+        let s = z.prepare(0, 101, 1, true, 500_000, &info, &mut out);
+        z.run(s.expect("a hit"), true, &mut out);
+        assert!(
+            out.iter().any(|io| io.level == 0 && io.blkid == 102),
+            "{release}: {out:?}"
+        );
+        for io in &out {
+            z.io_done(io, true);
+        }
+        out.clear();
+        // Block 110 is 8 blocks ahead of the stream (102), inside the
+        // reorder window (129 blocks of 128 KiB): remembered, but 8 blocks
+        // of hole before it are more than 9 >> zfetch_hole_shift, so the
+        // stream stays where it is.
+        let got = z.prepare(0, 110, 1, true, 1_000_000, &info, &mut out);
+        if let Some(s) = got {
+            z.run(s, true, &mut out);
+        }
+        let data: Vec<_> = out.iter().filter(|io| io.level == 0).collect();
+        assert_eq!(z.stats().future, 1, "{release}");
+        assert_eq!(z.stats().stride, 0, "{release}");
+        assert_eq!(!data.is_empty(), prefetches, "{release}: {out:?}");
+        if !prefetches {
+            assert!(got.is_none() && out.is_empty(), "{release}: {out:?}");
+        }
+    }
+}
