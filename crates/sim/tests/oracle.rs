@@ -609,11 +609,15 @@ fn check(all: &[Fixture], tol: &Tolerances) -> Vec<String> {
 /// (seq), 6.81/0.16 (loop), 1.81/0.46 (streams), 0.37/1.89 (small).
 const PACED_TOLERANCE_PTS: &[(&str, bool, f64)] = &[
     // Zipf: 0.10 off, 0.41 on (both 2.2.11, 192 MiB: the model hits more).
+    // Since a `future` access prefetches nothing before post-2.4 master (the
+    // model issued 618 prefetch reads on these rows, arc.c 503–504): 0.05
+    // on (2.3.9, 128 MiB).
     ("zipf", false, 0.15),
-    ("zipf", true, 0.45),
-    // Zipf + scans: 0.14 off, 0.19 on (2.3.9, 192 MiB).
+    ("zipf", true, 0.1),
+    // Zipf + scans: 0.14 off, 0.19 on (2.3.9, 192 MiB). Future: 0.28 on
+    // (2.2.11, 96 MiB: model 0.572, arc.c 0.566–0.569).
     ("zipf_scan", false, 0.15),
-    ("zipf_scan", true, 0.25),
+    ("zipf_scan", true, 0.3),
     // Sequential passes: 0 off, 0.02 on.
     ("seq", false, 0.05),
     ("seq", true, 0.05),
@@ -654,12 +658,12 @@ fn paced_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
 /// gaps; with prefetch they leave out how the rest split into hits and
 /// iohits, which depends on the device latency.
 const PACED_MISS_TOLERANCE_PTS: &[(&str, bool, f64)] = &[
-    // 0.10 off, 0.41 on (2.2.11, 192 MiB).
+    // 0.10 off, 0.41 on (2.2.11, 192 MiB); future: 0.05 on (2.3.9, 128 MiB).
     ("zipf", false, 0.15),
-    ("zipf", true, 0.45),
-    // 0.14 off, 0.19 on (2.3.9, 192 MiB).
+    ("zipf", true, 0.1),
+    // 0.14 off, 0.19 on (2.3.9, 192 MiB); future: 0.26 on (2.2.11, 96 MiB).
     ("zipf_scan", false, 0.15),
-    ("zipf_scan", true, 0.25),
+    ("zipf_scan", true, 0.3),
     // 0 and 0.
     ("seq", false, 0.05),
     ("seq", true, 0.05),
