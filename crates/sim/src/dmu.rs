@@ -264,6 +264,13 @@ impl Dmu {
         self.levels.1
     }
 
+    /// Whether indirect block `id` at `level` of `file` has a dbuf (held
+    /// by a read or in the dbuf cache): `dbuf_prefetch_impl`'s `dbuf_find`,
+    /// after which it issues nothing.
+    pub fn has_dbuf(&mut self, file: u32, level: u8, id: u64) -> bool {
+        self.find(indirect_key(file, level, id)).is_some()
+    }
+
     /// The slot of dbuf `key`, if it lives.
     #[inline]
     fn find(&mut self, key: u64) -> Option<u32> {

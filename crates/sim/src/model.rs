@@ -534,6 +534,18 @@ impl ZfsArc {
                 }
                 continue;
             }
+            // `dbuf_prefetch_impl` issues nothing for a block whose dbuf
+            // exists: an indirect block held by a read or in the dbuf cache
+            // (data dbufs are dropped when their read ends).
+            if io.level > 0
+                && let Some(d) = self.dmu.as_mut()
+                && d.has_dbuf(io.file, io.level, io.blkid)
+            {
+                if let Some(zf) = self.zfetch.as_mut() {
+                    zf.skipped(&io);
+                }
+                continue;
+            }
             let (key, size, kind) = match (io.level, self.dmu.is_some()) {
                 (0, _) => (
                     io.key(),
@@ -551,7 +563,10 @@ impl ZfsArc {
                 && let Some(d) = self.dmu.as_mut()
             {
                 // dbuf_prefetch_impl finds the block pointer in the
-                // cached parent; without one it reads the parent first.
+                // cached parent; without one it reads the parent first,
+                // with `ARC_FLAG_NOWAIT` only (`iter_aflags`, 0.7 to 2.3
+                // alike): a demand metadata read as the ARC counts it, not
+                // a prefetch.
                 if !d.prefetch_lookup(&mut self.arc, io.file, io.blkid, info.maxblkid, now) {
                     let l1 = io.blkid >> 10;
                     let preq = Request {
@@ -560,13 +575,10 @@ impl ZfsArc {
                         size: crate::dmu::indirect_psize(1, l1, info.maxblkid),
                         op: Op::Read,
                         kind: Kind::Metadata,
-                        prefetch: true,
+                        prefetch: false,
                     };
-                    let flags = ReadFlags {
-                        prescient: true,
-                        uncached: false,
-                    };
-                    if let Outcome::Miss { .. } = self.arc.access_with(&preq, flags) {
+                    if let Outcome::Miss { .. } = self.arc.access_with(&preq, ReadFlags::default())
+                    {
                         self.disk.note(io.file, 1, l1, preq.size);
                     }
                 }

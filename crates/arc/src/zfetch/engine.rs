@@ -714,6 +714,16 @@ impl Zfetch {
         fs.release_if_idle(s);
     }
 
+    /// A prefetch read handed out by [`Zfetch::prepare`] or [`Zfetch::run`]
+    /// that `dbuf_prefetch_impl` did not issue because the block's dbuf
+    /// exists (held or in the dbuf cache): it returns 0, so the read is not
+    /// counted in `io_issued`, and a stream's read is done at once without
+    /// an I/O (its `dmu_zfetch_done(…, B_FALSE)`).
+    pub fn skipped(&mut self, io: &PrefetchIo) {
+        self.stats.io_issued = self.stats.io_issued.saturating_sub(1);
+        self.io_done(io, false);
+    }
+
     /// `dmu_zfetch_done`: a prefetch read handed out by [`Zfetch::run`]
     /// completed (call it at the logical completion time). `io_issued` is
     /// false when the read was skipped (e.g. the block was already held).
