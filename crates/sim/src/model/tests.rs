@@ -212,3 +212,46 @@ fn an_io_hit_counts_as_missed_for_the_stream() {
     // prefetch.
     assert_eq!(run(false), (false, 0, 1));
 }
+
+/// `dbuf_prefetch_impl` issues nothing for a block whose dbuf exists
+/// (`dbuf_find`, then `no_issue`: not counted in `io_issued`, no
+/// `arc_read`). A sequential reader of blocks 900–1,099 of a large file
+/// reaches, through the prefetcher's L1 window, indirect block 1 (blocks
+/// 1,024–2,047) before it reads there: without its dbuf that is a prefetch
+/// of metadata from the pool; after a read of block 1,500 has left the L1's
+/// dbuf in the dbuf cache, it is nothing.
+#[test]
+fn an_indirect_prefetch_whose_dbuf_exists_issues_nothing() {
+    let run = |l1_cached: bool| {
+        let mut sp = spec(true);
+        sp.blocks_per_file = Some(1 << 20);
+        sp.indirect_reads = true;
+        let mut z = ZfsArc::new(&sp);
+        let mut t = 1_000_000_000;
+        if l1_cached {
+            z.access(&Request::read(t, 1500, 128 << 10));
+            t += 10_000_000;
+        }
+        for b in 900..1100 {
+            z.access(&Request::read(t, b, 128 << 10));
+            t += 10_000_000;
+        }
+        let s = z.stats();
+        let zs = z.zfetch_stats().unwrap();
+        (
+            s.prefetch_metadata_hits + s.prefetch_metadata_misses,
+            zs.io_issued,
+            s.predictive_prefetch,
+        )
+    };
+    let (meta_cached, issued_cached, pf_cached) = run(true);
+    let (meta, issued, pf) = run(false);
+    // Without the dbuf the window prefetches indirect blocks 1 (at block
+    // 908) and 2 (at block 992); with block 1,500's L1 in the dbuf cache
+    // only block 2: one metadata prefetch, one predictive prefetch and one
+    // `io_issued` fewer, the data prefetches the same.
+    assert_eq!(meta, 2, "indirect prefetches without the dbuf");
+    assert_eq!(meta_cached, 1, "and with block 1's dbuf cached");
+    assert_eq!(pf - pf_cached, 1);
+    assert_eq!(issued - issued_cached, 1);
+}
