@@ -246,8 +246,12 @@ fn an_indirect_prefetch_whose_dbuf_exists_issues_nothing() {
     };
     let (meta_cached, issued_cached, pf_cached) = run(true);
     let (meta, issued, pf) = run(false);
-    // Without the dbuf the window prefetches indirect blocks 1 (at block
-    // 908) and 2 (at block 992); with block 1,500's L1 in the dbuf cache
+    // The L1 window (spec §10.3, item 6) runs from the data window's end
+    // (the read + 32 blocks once `pf_dist` is 4 MiB) for `ipf_dist`, which
+    // doubles on every hit to 128 MiB = 1,024 blocks: within the first ten
+    // hits it passes block 1,024 (indirect block 1), and at block 992 it
+    // reaches 992 + 32 + 1,024 = 2,048 (indirect block 2). Without the
+    // dbuf both are prefetched; with block 1,500's L1 in the dbuf cache
     // only block 2: one metadata prefetch, one predictive prefetch and one
     // `io_issued` fewer, the data prefetches the same.
     assert_eq!(meta, 2, "indirect prefetches without the dbuf");

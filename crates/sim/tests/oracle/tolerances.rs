@@ -170,7 +170,7 @@ pub(crate) fn tolerance(release: &str, trace: &str, prefetch: bool) -> f64 {
 
 /// The entry of `table` for (trace, prefetch); every trace of the matrix
 /// has one.
-fn lookup(table: &[(&str, bool, f64)], trace: &str, prefetch: bool) -> f64 {
+fn lookup<T: Copy>(table: &[(&str, bool, T)], trace: &str, prefetch: bool) -> T {
     table
         .iter()
         .find(|(t, p, _)| *t == trace && *p == prefetch)
@@ -211,20 +211,20 @@ pub(crate) fn ghost_tolerance(release: &str, trace: &str) -> Option<f64> {
 /// hit-ratio gaps were 0.12/0.41 (zipf off/on), 0.11/0.26 (zipf_scan),
 /// 0.12/0.40 (seq), 6.81/0.16 (loop), 1.81/0.46 (streams), 0.37/1.89
 /// (small).
-const PACED_TOLERANCE_PTS: &[(&str, bool, f64, f64)] = &[
+const PACED_TOLERANCE_PTS: &[(&str, bool, (f64, f64))] = &[
     // Zipf: 0.10 off, 0.41 on (both 2.2.11, 192 MiB: the model hits more;
     // misses the same). Since a `future` access prefetches nothing before
     // post-2.4 master (the model issued 618 prefetch reads on these rows,
     // arc.c 503–504): 0.05 on (2.3.9, 128 MiB), misses 0.05.
-    ("zipf", false, 0.15, 0.15),
-    ("zipf", true, 0.1, 0.1),
+    ("zipf", false, (0.15, 0.15)),
+    ("zipf", true, (0.1, 0.1)),
     // Zipf + scans: 0.14 off, 0.19 on (2.3.9, 192 MiB). Future: 0.28 on
     // (2.2.11, 96 MiB: model 0.572, arc.c 0.566–0.569), misses 0.26.
-    ("zipf_scan", false, 0.15, 0.15),
-    ("zipf_scan", true, 0.3, 0.3),
+    ("zipf_scan", false, (0.15, 0.15)),
+    ("zipf_scan", true, (0.3, 0.3)),
     // Sequential passes: 0 off, 0.02 on; misses 0 and 0.
-    ("seq", false, 0.05, 0.05),
-    ("seq", true, 0.05, 0.05),
+    ("seq", false, (0.05, 0.05)),
+    ("seq", true, (0.05, 0.05)),
     // A loop of 1.1 x cap: 0 off (was 6.81 at 192 MiB before the floor:
     // the reads of misses now take the device's time, as the model's, and
     // what of the loop survives the evict thread's bursts agrees). With
@@ -234,38 +234,29 @@ const PACED_TOLERANCE_PTS: &[(&str, bool, f64, f64)] = &[
     // median 3,638 µs, the runs' 709–3,638), its prefetch distance grew in
     // some runs (`zs_more`, 9,965–10,552 prefetch reads); misses 0.11
     // (2.2.11, 128 MiB: model 0.03 %, arc.c 0.14–0.20 %).
-    ("loop", false, 0.05, 0.05),
-    ("loop", true, 4.0, 0.15),
+    ("loop", false, (0.05, 0.05)),
+    ("loop", true, (4.0, 0.15)),
     // 8 interleaved streams: 0.63 off (2.2.11, 192 MiB: the model keeps
     // 3.2 % of the streams' blocks, arc.c 0.2–2.6 %), 1.26 on (2.2.11,
     // 192 MiB: the model hits less), misses 1.32.
-    ("streams", false, 0.7, 0.7),
-    ("streams", true, 1.3, 1.35),
+    ("streams", false, (0.7, 0.7)),
+    ("streams", true, (1.3, 1.35)),
     // 2,048 small files: 0.38 off (2.3.9, 96 MiB: arc.c evicts ~70 of the
     // files' L1 blocks and reads them again, 797–806 metadata misses
     // against the model's 727); 3.67 on (2.2.11, 128 MiB: model 0.774,
     // arc.c 0.810–0.812), the iohit split again (run 1's median latency
     // 716 µs, the other configurations' 300–600): misses 0.10 (2.2.11,
     // 96 MiB).
-    ("small", false, 0.4, 0.4),
-    ("small", true, 3.7, 0.15),
+    ("small", false, (0.4, 0.4)),
+    ("small", true, (3.7, 0.15)),
 ];
 
-/// The (hit, miss) entry of [`PACED_TOLERANCE_PTS`] for (trace, prefetch).
-fn paced_entry(trace: &str, prefetch: bool) -> (f64, f64) {
-    PACED_TOLERANCE_PTS
-        .iter()
-        .find(|(t, p, _, _)| *t == trace && *p == prefetch)
-        .map(|&(_, _, hit, miss)| (hit, miss))
-        .unwrap_or_else(|| panic!("no paced tolerance for trace {trace} prefetch {prefetch}"))
-}
-
 pub(crate) fn paced_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
-    paced_entry(trace, prefetch).0
+    lookup(PACED_TOLERANCE_PTS, trace, prefetch).0
 }
 
 pub(crate) fn paced_miss_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
-    paced_entry(trace, prefetch).1
+    lookup(PACED_TOLERANCE_PTS, trace, prefetch).1
 }
 
 /// Relative ghost-hit tolerance on the paced fixtures (the Zipf traces):
