@@ -38,7 +38,7 @@
 //! is taken as half the bytes of its used block pointers, at least one
 //! 4 KiB sector (ashift 12): 64 KiB for a full L1, 4 KiB for a small file's.
 
-use arclab_arc::model::ArcCache;
+use arclab_arc::model::{ArcCache, Outcome};
 use arclab_arc::slab::KeyMap;
 use arclab_arc::{Kind, Op, Request, block_key};
 
@@ -103,6 +103,8 @@ struct Dbuf {
     children: u32,
     /// The uncompressed copy charged to the ARC while the dbuf lives.
     extra: u32,
+    /// Its logical size (`db_size`), what the dbuf cache counts.
+    size: u32,
     /// The ARC header's slot while held (`u32::MAX`: not held).
     arc_slot: u32,
     /// In the dbuf cache (no holds), on the LRU list.
@@ -374,11 +376,18 @@ impl Dmu {
             parent,
             children: 0,
             extra,
+            size: INDIRECT_LSIZE,
             arc_slot,
             cached: false,
             prev: NIL,
             next: NIL,
         };
+        self.insert(d)
+    }
+
+    /// A new dbuf, held (off the cache list); returns its slot.
+    fn insert(&mut self, d: Dbuf) -> u32 {
+        let key = d.key;
         let s = match self.free.pop() {
             Some(s) => {
                 self.slots[s as usize] = d;
@@ -391,6 +400,51 @@ impl Dmu {
         };
         self.map.insert(key, s);
         s
+    }
+
+    /// A workload's own read of metadata block `req.key` (an indirect block
+    /// or a block of dnodes, as a generated workload issues them): the
+    /// DMU's `dbuf_hold`, `dbuf_read` and `dbuf_rele`. A dbuf found (held,
+    /// or in the dbuf cache) is an `arc_buf_access` (0.8+) and no ARC read;
+    /// otherwise a demand `arc_read` of `req.size` bytes, after which the
+    /// new dbuf keeps a reference on the ARC buffer, which the ARC cannot
+    /// evict until the dbuf cache has. The release puts the dbuf at the
+    /// head of the dbuf cache and notifies its evict thread. `lsize`: the
+    /// block's logical size (`db_size`, what the dbuf cache counts); a block
+    /// stored smaller (`req.size < lsize`: compressed, as ZFS always
+    /// compresses metadata) also charges its uncompressed copy to the ARC
+    /// while the dbuf lives. Returns whether no disk read was needed.
+    pub fn metadata_read(&mut self, arc: &mut ArcCache, req: &Request, lsize: u32) -> bool {
+        self.wake(arc, req.time_ns);
+        let (s, hit) = match self.find(req.key) {
+            Some(s) => {
+                self.touch(arc, s);
+                (s, true)
+            }
+            None => {
+                let hit = !matches!(arc.access(req), Outcome::Miss { .. });
+                let extra = if req.size < lsize { lsize } else { 0 };
+                let (extra, arc_slot) = match arc.hold_buf(req.key, extra) {
+                    Some(slot) => (extra, slot),
+                    None => (0, NIL),
+                };
+                let s = self.insert(Dbuf {
+                    key: req.key,
+                    parent: NIL,
+                    children: 0,
+                    extra,
+                    size: lsize,
+                    arc_slot,
+                    cached: false,
+                    prev: NIL,
+                    next: NIL,
+                });
+                (s, hit)
+            }
+        };
+        self.release(s);
+        self.notify(arc);
+        hit
     }
 
     /// A hold found the dbuf with its buffer: `arc_buf_access` (0.8+).
@@ -420,13 +474,14 @@ impl Dmu {
         d.cached = true;
         d.prev = NIL;
         d.next = old;
+        let size = d.size;
         if old != NIL {
             self.slots[old as usize].prev = s;
         } else {
             self.tail = s;
         }
         self.head = s;
-        self.cache_bytes += u64::from(INDIRECT_LSIZE);
+        self.cache_bytes += u64::from(size);
     }
 
     fn unlink(&mut self, s: u32) {
@@ -446,7 +501,7 @@ impl Dmu {
         d.cached = false;
         d.prev = NIL;
         d.next = NIL;
-        self.cache_bytes -= u64::from(INDIRECT_LSIZE);
+        self.cache_bytes -= u64::from(d.size);
     }
 }
 

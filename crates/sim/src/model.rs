@@ -161,6 +161,14 @@ pub struct ZfsSpec {
     /// first, as the DMU does ([`crate::dmu`]). Only for plain keys: block-key
     /// workloads and captures carry their own metadata reads.
     pub indirect_reads: bool,
+    /// Block keys only: the stream's metadata reads are the DMU's own
+    /// (`dbuf_hold` of an indirect block or a block of dnodes, as a
+    /// generated workload issues them), so they go through the dbuf cache
+    /// ([`crate::dmu::Dmu::metadata_read`]): one still cached is served
+    /// without an ARC read, and a cached dbuf keeps its ARC buffer from
+    /// eviction. Off for captures, whose metadata reads are the ARC's own
+    /// (after the host's dbuf cache).
+    pub dbuf_metadata: bool,
     /// The pool's compression ratio for data (`zfs get compressratio`; 1 =
     /// off). With compressed ARC (`zfs_compressed_arc_enabled=1`, every
     /// release modelled) a data block is charged its physical size
@@ -202,6 +210,7 @@ impl ZfsSpec {
             block_keys,
             blocks_per_file: None,
             indirect_reads: false,
+            dbuf_metadata: false,
             compress_ratio: 1.0,
             pinned: [0; 3],
         }
@@ -223,6 +232,12 @@ pub struct ZfsArc {
     compress_ratio: f64,
     /// The DMU's indirect blocks and dbuf cache, when on.
     dmu: Option<Dmu>,
+    /// Plain keys: each demand data read holds its indirect blocks
+    /// ([`ZfsSpec::indirect_reads`]).
+    indirect: bool,
+    /// Block keys: metadata reads go through the dbuf cache
+    /// ([`ZfsSpec::dbuf_metadata`]).
+    dbuf_metadata: bool,
     latency_ns: u64,
     disk: PrefetchReads,
     /// A sampled run's sampler: prefetch reads of blocks outside the sample
@@ -250,7 +265,9 @@ impl ZfsArc {
             .c_max_bytes;
             Zfetch::new(z)
         });
-        let dmu = (spec.indirect_reads && !spec.block_keys)
+        let indirect = spec.indirect_reads && !spec.block_keys;
+        let dbuf_metadata = spec.dbuf_metadata && spec.block_keys;
+        let dmu = (indirect || dbuf_metadata)
             .then(|| Dmu::new(config.behaviour.release >= Release::new(0, 8, 0)));
         let mut arc = ArcCache::new(config);
         if spec.pinned != [0; 3] {
@@ -259,6 +276,8 @@ impl ZfsArc {
         }
         ZfsArc {
             dmu,
+            indirect,
+            dbuf_metadata,
             blocks_per_file: spec.blocks_per_file.filter(|&n| n > 0),
             compress_ratio: spec.compress_ratio,
             arc,
@@ -450,9 +469,21 @@ impl ZfsArc {
         let demand = req.op == Op::Read && !req.prefetch && level == 0;
         // Hashed keys (object ids beyond the block space) are not file
         // blocks: no indirect blocks for them.
-        let holds_l1 = demand
-            && (self.blocks_per_file.is_some() || req.key <= BLKID_MASK)
-            && self.dmu.is_some();
+        let holds_l1 =
+            demand && self.indirect && (self.blocks_per_file.is_some() || req.key <= BLKID_MASK);
+        if self.dbuf_metadata
+            && req.kind == Kind::Metadata
+            && req.op == Op::Read
+            && !req.prefetch
+            && let Some(d) = self.dmu.as_mut()
+        {
+            let lsize = if level > 0 {
+                crate::dmu::INDIRECT_LSIZE
+            } else {
+                r.size
+            };
+            return d.metadata_read(&mut self.arc, &r, lsize);
+        }
         if holds_l1 && let Some(d) = self.dmu.as_mut() {
             // Time passes before the read: the DMU's dbuf work happens on the
             // ARC's clock at the request's time, whoever advanced it.
@@ -546,7 +577,7 @@ impl ZfsArc {
                 }
                 continue;
             }
-            let (key, size, kind) = match (io.level, self.dmu.is_some()) {
+            let (key, size, kind) = match (io.level, self.indirect) {
                 (0, _) => (
                     io.key(),
                     psize(info.blocksize, self.compress_ratio),
@@ -560,6 +591,7 @@ impl ZfsArc {
                 (_, false) => (io.key(), INDIRECT_BLOCK_BYTES, Kind::Metadata),
             };
             if io.level == 0
+                && self.indirect
                 && let Some(d) = self.dmu.as_mut()
             {
                 // dbuf_prefetch_impl finds the block pointer in the

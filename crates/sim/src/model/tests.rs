@@ -259,3 +259,59 @@ fn an_indirect_prefetch_whose_dbuf_exists_issues_nothing() {
     assert_eq!(pf - pf_cached, 1);
     assert_eq!(issued - issued_cached, 1);
 }
+
+/// A block of dnodes opened again and again while data streams through a
+/// full ARC whose metadata is over its share (held dnodes): `dnode_hold`
+/// holds the block's dbuf, and the release leaves it in the dbuf cache
+/// (`dbuf_rele_and_unlock`: no holds, cacheable → `DB_DBUF_CACHE`; "DMU
+/// dnode" is not a metadata-cache type in `dmu_ot`), where it keeps its
+/// ARC buffer referenced, so the ARC cannot evict it. Every open after the
+/// first is then an `arc_buf_access` (0.8+: counted as a demand metadata
+/// hit) and no disk read. As plain ARC reads (a capture's, already behind
+/// the host's dbuf cache) the same block is evictable metadata, which an
+/// eviction between two opens may take (the bound below only asks that it
+/// happens at all, often).
+#[test]
+fn a_generated_dnode_block_stays_in_the_dbuf_cache_between_opens() {
+    let run = |dbuf_metadata: bool| {
+        let mut z = ZfsArc::new(&ZfsSpec {
+            block_keys: true,
+            dbuf_metadata,
+            pinned: [600 << 20, 0, 0],
+            ..spec(false)
+        });
+        let dnode_block = block_key(4000, 0, 0);
+        let mut opens = 0;
+        let mut open_misses = 0;
+        // 10 s: a 128 KiB data block every 0.5 ms (2.5 GiB through a 1 GiB
+        // cap), an open of the block every 20 ms.
+        for i in 0..20_000u64 {
+            let t = i * 500_000;
+            if i % 40 == 0 {
+                let open = Request {
+                    time_ns: t,
+                    key: dnode_block,
+                    size: 16 << 10,
+                    op: Op::Read,
+                    kind: Kind::Metadata,
+                    prefetch: false,
+                };
+                opens += 1;
+                open_misses += u64::from(!z.access(&open));
+            }
+            z.access(&Request::read(t, block_key(1, 0, i), 128 << 10));
+        }
+        z.check_invariants().unwrap();
+        (opens, open_misses, z.stats())
+    };
+    let (opens, with_dbuf, s) = run(true);
+    assert_eq!(opens, 500);
+    assert_eq!(with_dbuf, 1, "only the first open reads the block");
+    assert_eq!(s.demand_metadata_misses, 1, "{s:?}");
+    assert_eq!(s.demand_metadata_hits, 499, "{s:?}");
+    let (_, without, _) = run(false);
+    assert!(
+        without >= 20,
+        "as ARC reads the block was kept: {without} misses"
+    );
+}
