@@ -174,7 +174,8 @@ fn fake_kernel(host: &Host, work: &[(u64, u64)], chunk: usize, pause: Duration) 
         std::thread::sleep(Duration::from_millis(2));
     }
     // The host as `whatif` models a capture of it: 4 GiB, OpenZFS 2.3.9,
-    // prefetch on, zfs_arc_max 256 MiB; no series points.
+    // prefetch on, zfs_arc_max 256 MiB, the ARC's own reads (no dbuf layer
+    // in front); no series points.
     let mut sc = Scenario::for_trace(host.ram);
     sc.zfs_version = "2.3.9".into();
     let mut spec = single(
@@ -183,7 +184,8 @@ fn fake_kernel(host: &Host, work: &[(u64, u64)], chunk: usize, pause: Duration) 
         "host",
         format!("{}", host.cap).parse::<Cap>().unwrap(),
     )
-    .unwrap();
+    .unwrap()
+    .with_arc_reads();
     spec.series_step_ns = 0;
     let mut zfs = Run::new(&spec);
     let mut files: Vec<u64> = Vec::new();

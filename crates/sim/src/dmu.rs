@@ -24,12 +24,15 @@
 //!   evicted dbuf drops its ARC reference (the header becomes evictable and
 //!   its uncompressed copy is freed) and releases its parent.
 //!
-//! The data blocks' own dbufs are dropped when the read ends, as in the
-//! oracle harness (`db_pending_evict`), so every data read reaches
-//! `arc_read`. In a kernel they stay in the dbuf cache too and share its
-//! c/32 with the indirect blocks; the model leaves that out (a re-read found
-//! there is still counted as an ARC hit by `arc_buf_access`, so the counts
-//! are the same; only up to c/32 of recently read data would be pinned).
+//! For a trace of plain keys ([`Dmu::demand_read`]) the data blocks' own
+//! dbufs are dropped when the read ends, as in the oracle harness, so every
+//! data read reaches `arc_read`. In a kernel (`primarycache=all`) they stay
+//! in the dbuf cache too and share its c/32 with the indirect blocks, which
+//! [`Dmu::block_read`] models for a generated workload's reads: a re-read
+//! found there is still counted as an ARC hit by `arc_buf_access`, but the
+//! last c/32 of blocks read cannot be evicted, and when the ARC cannot get
+//! below its target (held memory above a cap) they are the only blocks
+//! that stay.
 //!
 //! Geometry (OpenZFS defaults): 128 KiB indirect blocks (`indblkshift` 17)
 //! of 1,024 block pointers (`epbs` 10); a dnode with no bonus buffer has 3
@@ -402,27 +405,27 @@ impl Dmu {
         s
     }
 
-    /// A workload's own read of metadata block `req.key` (an indirect block
-    /// or a block of dnodes, as a generated workload issues them): the
-    /// DMU's `dbuf_hold`, `dbuf_read` and `dbuf_rele`. A dbuf found (held,
-    /// or in the dbuf cache) is an `arc_buf_access` (0.8+) and no ARC read;
-    /// otherwise a demand `arc_read` of `req.size` bytes, after which the
-    /// new dbuf keeps a reference on the ARC buffer, which the ARC cannot
-    /// evict until the dbuf cache has. The release puts the dbuf at the
-    /// head of the dbuf cache and notifies its evict thread. `lsize`: the
-    /// block's logical size (`db_size`, what the dbuf cache counts); a block
-    /// stored smaller (`req.size < lsize`: compressed, as ZFS always
-    /// compresses metadata) also charges its uncompressed copy to the ARC
-    /// while the dbuf lives. Returns whether no disk read was needed.
-    pub fn metadata_read(&mut self, arc: &mut ArcCache, req: &Request, lsize: u32) -> bool {
+    /// A workload's own demand read of block `req.key` (a data block, an
+    /// indirect block or a block of dnodes, as a generated workload issues
+    /// them): the DMU's `dbuf_hold`, `dbuf_read` and `dbuf_rele`. A dbuf
+    /// found (held, or in the dbuf cache) is an `arc_buf_access` (0.8+) and
+    /// no ARC read ([`Outcome::Hit`]); otherwise a demand `arc_read` of
+    /// `req.size` bytes, after which the new dbuf keeps a reference on the
+    /// ARC buffer, which the ARC cannot evict until the dbuf cache has. The
+    /// release puts the dbuf at the head of the dbuf cache and notifies its
+    /// evict thread. `lsize`: the block's logical size (`db_size`, what the
+    /// dbuf cache counts); a block stored smaller (`req.size < lsize`:
+    /// compressed) also charges its uncompressed copy to the ARC while the
+    /// dbuf lives.
+    pub fn block_read(&mut self, arc: &mut ArcCache, req: &Request, lsize: u32) -> Outcome {
         self.wake(arc, req.time_ns);
-        let (s, hit) = match self.find(req.key) {
+        let (s, outcome) = match self.find(req.key) {
             Some(s) => {
                 self.touch(arc, s);
-                (s, true)
+                (s, Outcome::Hit)
             }
             None => {
-                let hit = !matches!(arc.access(req), Outcome::Miss { .. });
+                let outcome = arc.access(req);
                 let extra = if req.size < lsize { lsize } else { 0 };
                 let (extra, arc_slot) = match arc.hold_buf(req.key, extra) {
                     Some(slot) => (extra, slot),
@@ -439,12 +442,30 @@ impl Dmu {
                     prev: NIL,
                     next: NIL,
                 });
-                (s, hit)
+                (s, outcome)
             }
         };
         self.release(s);
         self.notify(arc);
-        hit
+        outcome
+    }
+
+    /// Whether block `key` has a dbuf ([`Dmu::block_read`]'s blocks).
+    pub fn has_block(&mut self, key: u64) -> bool {
+        self.find(key).is_some()
+    }
+
+    /// Block `key` is written or freed: its cached dbuf, if any, goes (and
+    /// its reference on the old ARC buffer with it).
+    pub fn drop_block(&mut self, arc: &mut ArcCache, key: u64) {
+        if let Some(s) = self.find(key)
+            && self.slots[s as usize].children == 0
+        {
+            if !self.slots[s as usize].cached {
+                self.push_head(s);
+            }
+            self.evict(arc, s);
+        }
     }
 
     /// A hold found the dbuf with its buffer: `arc_buf_access` (0.8+).

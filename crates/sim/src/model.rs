@@ -161,14 +161,14 @@ pub struct ZfsSpec {
     /// first, as the DMU does ([`crate::dmu`]). Only for plain keys: block-key
     /// workloads and captures carry their own metadata reads.
     pub indirect_reads: bool,
-    /// Block keys only: the stream's metadata reads are the DMU's own
-    /// (`dbuf_hold` of an indirect block or a block of dnodes, as a
-    /// generated workload issues them), so they go through the dbuf cache
-    /// ([`crate::dmu::Dmu::metadata_read`]): one still cached is served
-    /// without an ARC read, and a cached dbuf keeps its ARC buffer from
-    /// eviction. Off for captures, whose metadata reads are the ARC's own
-    /// (after the host's dbuf cache).
-    pub dbuf_metadata: bool,
+    /// Block keys only: the stream's demand reads are the DMU's own (a
+    /// generated workload's data blocks, indirect blocks and blocks of
+    /// dnodes), so each is a `dbuf_hold` through the dbuf cache
+    /// ([`crate::dmu::Dmu::block_read`]): a dbuf still cached is served
+    /// without an ARC read, a cached dbuf keeps its ARC buffer from
+    /// eviction, and a write drops the block's dbuf. Off for captures,
+    /// whose reads are the ARC's own (after the host's dbuf cache).
+    pub dmu_reads: bool,
     /// The pool's compression ratio for data (`zfs get compressratio`; 1 =
     /// off). With compressed ARC (`zfs_compressed_arc_enabled=1`, every
     /// release modelled) a data block is charged its physical size
@@ -210,7 +210,7 @@ impl ZfsSpec {
             block_keys,
             blocks_per_file: None,
             indirect_reads: false,
-            dbuf_metadata: false,
+            dmu_reads: false,
             compress_ratio: 1.0,
             pinned: [0; 3],
         }
@@ -235,9 +235,9 @@ pub struct ZfsArc {
     /// Plain keys: each demand data read holds its indirect blocks
     /// ([`ZfsSpec::indirect_reads`]).
     indirect: bool,
-    /// Block keys: metadata reads go through the dbuf cache
-    /// ([`ZfsSpec::dbuf_metadata`]).
-    dbuf_metadata: bool,
+    /// Block keys: demand reads go through the dbuf cache
+    /// ([`ZfsSpec::dmu_reads`]).
+    dmu_reads: bool,
     latency_ns: u64,
     disk: PrefetchReads,
     /// A sampled run's sampler: prefetch reads of blocks outside the sample
@@ -266,8 +266,8 @@ impl ZfsArc {
             Zfetch::new(z)
         });
         let indirect = spec.indirect_reads && !spec.block_keys;
-        let dbuf_metadata = spec.dbuf_metadata && spec.block_keys;
-        let dmu = (indirect || dbuf_metadata)
+        let dmu_reads = spec.dmu_reads && spec.block_keys;
+        let dmu = (indirect || dmu_reads)
             .then(|| Dmu::new(config.behaviour.release >= Release::new(0, 8, 0)));
         let mut arc = ArcCache::new(config);
         if spec.pinned != [0; 3] {
@@ -277,7 +277,7 @@ impl ZfsArc {
         ZfsArc {
             dmu,
             indirect,
-            dbuf_metadata,
+            dmu_reads,
             blocks_per_file: spec.blocks_per_file.filter(|&n| n > 0),
             compress_ratio: spec.compress_ratio,
             arc,
@@ -471,18 +471,18 @@ impl ZfsArc {
         // blocks: no indirect blocks for them.
         let holds_l1 =
             demand && self.indirect && (self.blocks_per_file.is_some() || req.key <= BLKID_MASK);
-        if self.dbuf_metadata
-            && req.kind == Kind::Metadata
-            && req.op == Op::Read
-            && !req.prefetch
+        if self.dmu_reads
             && let Some(d) = self.dmu.as_mut()
         {
-            let lsize = if level > 0 {
-                crate::dmu::INDIRECT_LSIZE
-            } else {
-                r.size
-            };
-            return d.metadata_read(&mut self.arc, &r, lsize);
+            if req.op != Op::Read {
+                d.drop_block(&mut self.arc, r.key);
+            } else if !req.prefetch && (req.kind == Kind::Metadata || self.zfetch.is_none()) {
+                let lsize = match (req.kind, level) {
+                    (Kind::Metadata, 1..) => crate::dmu::INDIRECT_LSIZE,
+                    _ => req.size,
+                };
+                return !matches!(d.block_read(&mut self.arc, &r, lsize), Outcome::Miss { .. });
+            }
         }
         if holds_l1 && let Some(d) = self.dmu.as_mut() {
             // Time passes before the read: the DMU's dbuf work happens on the
@@ -524,7 +524,10 @@ impl ZfsArc {
         self.ios.clear();
         let stream = zf.prepare(file, blkid, 1, true, now, &info, &mut self.ios);
         self.issue_prefetches(now, &info);
-        let outcome = self.arc.access(r);
+        let outcome = match self.dmu.as_mut() {
+            Some(d) if self.dmu_reads => d.block_read(&mut self.arc, r, req.size),
+            _ => self.arc.access(r),
+        };
         // `dmu_buf_hold_array_by_dnode` (2.1+) tells the prefetcher the
         // read missed when its dbuf is not DB_CACHED after `dbuf_read`: a
         // block still being read (an I/O hit) counts as missed too.
@@ -568,10 +571,12 @@ impl ZfsArc {
             // `dbuf_prefetch_impl` issues nothing for a block whose dbuf
             // exists: an indirect block held by a read or in the dbuf cache
             // (data dbufs are dropped when their read ends).
-            if io.level > 0
-                && let Some(d) = self.dmu.as_mut()
-                && d.has_dbuf(io.file, io.level, io.blkid)
-            {
+            let exists = match self.dmu.as_mut() {
+                Some(d) if self.dmu_reads => d.has_block(io.key()),
+                Some(d) => io.level > 0 && d.has_dbuf(io.file, io.level, io.blkid),
+                None => false,
+            };
+            if exists {
                 if let Some(zf) = self.zfetch.as_mut() {
                     zf.skipped(&io);
                 }

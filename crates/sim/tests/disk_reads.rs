@@ -45,7 +45,7 @@ fn spec(prefetch: bool) -> ZfsSpec {
         block_keys: false,
         blocks_per_file: None,
         indirect_reads: false,
-        dbuf_metadata: false,
+        dmu_reads: false,
         compress_ratio: 1.0,
         pinned: [0; 3],
     }

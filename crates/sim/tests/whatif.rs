@@ -122,10 +122,11 @@ fn held_memory_above_the_cap_stays() {
     assert!(
         early.size_bytes > (4 << 30) * 9 / 10 && early.size_bytes <= (4 << 30) + (4 << 30) / 100
     );
-    // Once 13.7 GB are held, the size is that plus at most 128 MiB — headers
-    // and what the misses (~3,000/s of 128 KiB) bring in between two
-    // evictions (measured: 8 MB of headers, 47 MB of data) — well over the
-    // 4 GiB cap.
+    // Once 13.7 GB are held, the size is that plus at most 256 MiB — the
+    // dbuf cache's c/32 = 128 MiB of the last blocks read, which it keeps
+    // referenced (not evictable), then headers and what the misses (~3,000/s
+    // of 128 KiB) bring in between two evictions (measured: 8 MB of headers,
+    // 47 MB of data) — well over the 4 GiB cap.
     let late: Vec<_> = r
         .series
         .iter()
@@ -134,7 +135,7 @@ fn held_memory_above_the_cap_stays() {
     assert!(!late.is_empty());
     for p in &late {
         assert!(
-            p.size_bytes >= held && p.size_bytes < held + (128 << 20),
+            p.size_bytes >= held && p.size_bytes < held + (256 << 20),
             "at {} s: size {} vs held {held}",
             p.t_ns / 1_000_000_000,
             p.size_bytes

@@ -193,9 +193,9 @@ fn plan(
         prefetch: args.prefetch.iter().map(|&p| p == OnOff::On).collect(),
         // Workload and capture keys carry files and blocks; other traces' do not.
         block_keys,
-        // A generated workload's metadata reads are the DMU's (through the
-        // dbuf cache); a capture's are the ARC's own.
-        dbuf_metadata: args.trace.is_none(),
+        // A generated workload's reads are the DMU's (through the dbuf
+        // cache); a capture's are the ARC's own.
+        dmu_reads: args.trace.is_none(),
         sample_rate,
         presampled,
         series_step_ns: step_ns,

@@ -273,10 +273,10 @@ fn an_indirect_prefetch_whose_dbuf_exists_issues_nothing() {
 /// happens at all, often).
 #[test]
 fn a_generated_dnode_block_stays_in_the_dbuf_cache_between_opens() {
-    let run = |dbuf_metadata: bool| {
+    let run = |dmu_reads: bool| {
         let mut z = ZfsArc::new(&ZfsSpec {
             block_keys: true,
-            dbuf_metadata,
+            dmu_reads,
             pinned: [600 << 20, 0, 0],
             ..spec(false)
         });
@@ -314,4 +314,54 @@ fn a_generated_dnode_block_stays_in_the_dbuf_cache_between_opens() {
         without >= 20,
         "as ARC reads the block was kept: {without} misses"
     );
+}
+
+/// A cap below what the host holds (2 GiB of dnodes against a 1 GiB cap):
+/// the ARC stays above its target and evicts whatever becomes evictable,
+/// so a block read through the ARC alone lives only until the next
+/// eviction. A generated workload's data read is a `dbuf_hold` whose
+/// release leaves the data dbuf in the dbuf cache (`dbuf_rele_and_unlock`,
+/// `primarycache=all`), holding its ARC buffer, so a hot block read every
+/// 10 ms among a stream of cold ones stays there (c/32 = 32 MiB of
+/// dbufs, trimmed from the least recently released), and every re-read
+/// after the first is an `arc_buf_access` hit. A write to it drops the
+/// dbuf (the next read finds no dbuf).
+#[test]
+fn data_dbufs_stay_cached_when_the_arc_cannot_get_below_its_cap() {
+    let run = |dmu_reads: bool| {
+        let mut z = ZfsArc::new(&ZfsSpec {
+            block_keys: true,
+            dmu_reads,
+            pinned: [2 << 30, 0, 0],
+            ..spec(false)
+        });
+        let hot = block_key(9, 0, 0);
+        let mut hot_misses = 0;
+        for i in 0..20_000u64 {
+            let t = i * 500_000;
+            if i % 20 == 0 {
+                hot_misses += u64::from(!z.access(&Request::read(t, hot, 128 << 10)));
+            }
+            z.access(&Request::read(t, block_key(1, 0, i), 128 << 10));
+        }
+        z.check_invariants().unwrap();
+        (hot_misses, z)
+    };
+    let (with_dbufs, mut z) = run(true);
+    assert_eq!(with_dbufs, 1, "the hot block left the dbuf cache");
+    let (without, _) = run(false);
+    assert!(
+        without > 500,
+        "through the ARC alone the hot block stayed: {without} misses of 1,000"
+    );
+    // A write drops its dbuf: the block is no longer held by the cache.
+    let t = 20_000 * 500_000;
+    let hot = block_key(9, 0, 0);
+    let w = Request {
+        op: Op::Write,
+        ..Request::read(t, hot, 128 << 10)
+    };
+    z.access(&w);
+    assert!(!z.dmu.as_mut().unwrap().has_block(hot));
+    z.check_invariants().unwrap();
 }

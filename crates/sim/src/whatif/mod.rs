@@ -221,6 +221,17 @@ pub struct Run<'a> {
 }
 
 impl RunSpec {
+    /// The run replays the ARC's own reads (a capture's: the host's dbuf
+    /// cache already answered the rest), not a generated workload's DMU
+    /// reads: the ZFS model reads them with no dbuf layer of its own
+    /// ([`ZfsSpec::dmu_reads`] off).
+    pub fn with_arc_reads(mut self) -> RunSpec {
+        if let Target::Zfs(z) = &mut self.target {
+            z.dmu_reads = false;
+        }
+        self
+    }
+
     /// The end of the scenario's warm-up (ns): requests before it are
     /// served but not counted.
     pub fn warmup_ns(&self) -> u64 {

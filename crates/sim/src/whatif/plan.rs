@@ -171,10 +171,10 @@ pub struct Plan {
     /// The stream's keys are block keys (generated workloads); a trace's
     /// keys are not.
     pub block_keys: bool,
-    /// The stream's metadata reads are the DMU's, to go through the dbuf
-    /// cache ([`ZfsSpec::dbuf_metadata`]): true for generated workloads,
-    /// false for captures (block keys, the ARC's own reads).
-    pub dbuf_metadata: bool,
+    /// The stream's reads are the DMU's, to go through the dbuf cache
+    /// ([`ZfsSpec::dmu_reads`]): true for generated workloads, false for
+    /// captures (block keys, the ARC's own reads).
+    pub dmu_reads: bool,
     /// Spatial sampling rate for every run.
     pub sample_rate: Option<f64>,
     /// The stream is already a spatial sample at `sample_rate` (a capture
@@ -287,7 +287,7 @@ impl Plan {
             versions: Vec::new(),
             prefetch: Vec::new(),
             block_keys: true,
-            dbuf_metadata: true,
+            dmu_reads: true,
             sample_rate: None,
             presampled: false,
             series_step_ns: 1_000_000_000,
@@ -408,7 +408,7 @@ impl Plan {
         let target = match policy {
             PolicyName::ZfsArc => Target::Zfs(Box::new(ZfsSpec {
                 compress_ratio: self.compress_ratio,
-                dbuf_metadata: self.block_keys && self.dbuf_metadata,
+                dmu_reads: self.block_keys && self.dmu_reads,
                 ..ZfsSpec::new(config, prefetch, self.block_keys)
             })),
             // A baseline's capacity: the cap, else the default c_max.

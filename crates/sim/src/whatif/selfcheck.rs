@@ -173,7 +173,7 @@ pub fn check_capture(
         return Ok(None);
     }
     let cap = Cap::Size(arclab_arc::units::SizeSpec::Absolute(c_max));
-    let mut spec = single(scenario, PolicyName::ZfsArc, "host", cap)?;
+    let mut spec = single(scenario, PolicyName::ZfsArc, "host", cap)?.with_arc_reads();
     spec.series_step_ns = 0;
     // A sampled capture replays on the miniature host it stands for.
     if header.sample_rate > 0.0 && header.sample_rate < 1.0 {
