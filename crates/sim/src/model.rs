@@ -476,10 +476,16 @@ impl ZfsArc {
         {
             if req.op != Op::Read {
                 d.drop_block(&mut self.arc, r.key);
-            } else if !req.prefetch && (req.kind == Kind::Metadata || self.zfetch.is_none()) {
-                let lsize = match (req.kind, level) {
-                    (Kind::Metadata, 1..) => crate::dmu::INDIRECT_LSIZE,
-                    _ => req.size,
+            } else if !req.prefetch && (level > 0 || self.zfetch.is_none()) {
+                // An indirect block (no prefetcher: `dbuf_read` runs it for
+                // level 0 only), or any block with the prefetcher off; a
+                // level-0 read with it on (data, or a block of dnodes, which
+                // the meta-dnode's own streams follow) goes through
+                // `read_with_prefetch`, which holds its dbuf the same way.
+                let lsize = if level > 0 {
+                    crate::dmu::INDIRECT_LSIZE
+                } else {
+                    req.size
                 };
                 return !matches!(d.block_read(&mut self.arc, &r, lsize), Outcome::Miss { .. });
             }
