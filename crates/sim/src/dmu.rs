@@ -273,7 +273,7 @@ impl Dmu {
     /// by a read or in the dbuf cache): `dbuf_prefetch_impl`'s `dbuf_find`,
     /// after which it issues nothing.
     pub fn has_dbuf(&mut self, file: u32, level: u8, id: u64) -> bool {
-        self.find(indirect_key(file, level, id)).is_some()
+        self.has_block(indirect_key(file, level, id))
     }
 
     /// The slot of dbuf `key`, if it lives.

@@ -260,6 +260,18 @@ fn an_indirect_prefetch_whose_dbuf_exists_issues_nothing() {
     assert_eq!(issued - issued_cached, 1);
 }
 
+/// A generated workload's replay (block keys), prefetch off, on a host
+/// holding `held` bytes of dnodes; its reads through the dbuf cache
+/// (`dmu_reads`) or the ARC alone.
+fn generated(dmu_reads: bool, held: u64) -> ZfsArc {
+    ZfsArc::new(&ZfsSpec {
+        block_keys: true,
+        dmu_reads,
+        pinned: [held, 0, 0],
+        ..spec(false)
+    })
+}
+
 /// A block of dnodes opened again and again while data streams through a
 /// full ARC whose metadata is over its share (held dnodes): `dnode_hold`
 /// holds the block's dbuf, and the release leaves it in the dbuf cache
@@ -274,12 +286,7 @@ fn an_indirect_prefetch_whose_dbuf_exists_issues_nothing() {
 #[test]
 fn a_generated_dnode_block_stays_in_the_dbuf_cache_between_opens() {
     let run = |dmu_reads: bool| {
-        let mut z = ZfsArc::new(&ZfsSpec {
-            block_keys: true,
-            dmu_reads,
-            pinned: [600 << 20, 0, 0],
-            ..spec(false)
-        });
+        let mut z = generated(dmu_reads, 600 << 20);
         let dnode_block = block_key(4000, 0, 0);
         let mut opens = 0;
         let mut open_misses = 0;
@@ -329,12 +336,7 @@ fn a_generated_dnode_block_stays_in_the_dbuf_cache_between_opens() {
 #[test]
 fn data_dbufs_stay_cached_when_the_arc_cannot_get_below_its_cap() {
     let run = |dmu_reads: bool| {
-        let mut z = ZfsArc::new(&ZfsSpec {
-            block_keys: true,
-            dmu_reads,
-            pinned: [2 << 30, 0, 0],
-            ..spec(false)
-        });
+        let mut z = generated(dmu_reads, 2 << 30);
         let hot = block_key(9, 0, 0);
         let mut hot_misses = 0;
         for i in 0..20_000u64 {
