@@ -146,6 +146,32 @@ pub fn format_bytes(bytes: u64) -> String {
     format!("{v:.2} {}", UNITS[i])
 }
 
+/// `x.round() as u64` (half away from zero, negatives and NaN to 0,
+/// saturating at `u64::MAX`) without a call to libm's `round`, which the
+/// compiler cannot inline on baseline x86-64: a replay scales a byte count
+/// by the sampling rate at every request.
+///
+/// ```
+/// use arclab_arc::units::round_bytes;
+/// for x in [0.0, 0.49999999999999994, 0.5, 2.5, 1e15 + 0.5, -3.7, f64::NAN, 1e30] {
+///     assert_eq!(round_bytes(x), x.round() as u64, "{x}");
+/// }
+/// ```
+#[inline]
+pub fn round_bytes(x: f64) -> u64 {
+    // NaN and everything below 0 round to 0 or below: 0 after the cast.
+    if x.is_nan() || x < 0.0 {
+        return 0;
+    }
+    if x >= 18_446_744_073_709_551_616.0 {
+        return u64::MAX;
+    }
+    // Below 2^53 both the truncation and the difference are exact; from
+    // 2^53 on every double is a whole number and the difference is 0.
+    let i = x as u64;
+    if x - i as f64 >= 0.5 { i + 1 } else { i }
+}
+
 /// Format a size compactly the way it is typed: `128MiB`, `1GiB`, `1.5GiB`,
 /// or the plain number when it is not a whole multiple of 1 KiB.
 ///
@@ -332,6 +358,20 @@ mod tests {
         ] {
             let e = parse_duration(s).unwrap_err().to_string();
             assert!(e.contains(&format!("`{s}`")) && e.contains(why), "{s}: {e}");
+        }
+    }
+
+    proptest::proptest! {
+        /// `round_bytes` is `f64::round` then the saturating cast, over every
+        /// bit pattern (negatives, NaN, infinities, subnormals, halves).
+        #[test]
+        fn round_bytes_is_round_then_cast(bits in proptest::prelude::any::<u64>(), small in 0u64..1 << 40) {
+            let x = f64::from_bits(bits);
+            proptest::prop_assert_eq!(round_bytes(x), x.round() as u64);
+            // Halves and near-halves of byte counts, where rounding turns.
+            for y in [small as f64 + 0.5, small as f64 * 0.01, (small as f64 + 0.5).next_down(), (small as f64 + 0.5).next_up()] {
+                proptest::prop_assert_eq!(round_bytes(y), y.round() as u64, "{}", y);
+            }
         }
     }
 }

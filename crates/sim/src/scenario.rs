@@ -31,6 +31,7 @@ use crate::workload::spec_bytes as bytes;
 use arclab_arc::Os;
 use arclab_arc::limits::MIN_ARC_MAX;
 use arclab_arc::model::{ArcConfig, Behaviour, Tunables};
+use arclab_arc::units::round_bytes;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -380,35 +381,51 @@ fn set_tunable(t: &mut Tunables, name: &str, v: u64) -> bool {
 /// value)`) at `t_ns`: flat before the first point and after the last; 0
 /// without points.
 fn piecewise<P>(points: &[P], t_ns: u64, at: impl Fn(&P) -> (f64, u64)) -> u64 {
-    piece(points, t_ns, at).value(t_ns)
+    let (_, _, from, to) = segment(points, t_ns, at);
+    interpolate(from, to, t_ns)
 }
 
 /// The piece of [`piecewise`]'s curve in force at `t_ns`.
 fn piece<P>(points: &[P], t_ns: u64, at: impl Fn(&P) -> (f64, u64)) -> Piece {
+    let (lo, hi, from, to) = segment(points, t_ns, at);
+    Piece {
+        lo_ns: first_ns_at(lo),
+        hi_ns: first_ns_at(hi),
+        from,
+        to,
+    }
+}
+
+/// The segment of the curve at `t_ns`: from `lo` to `hi` seconds, starting
+/// at `from` and, if sloped, ending at `to`.
+type Segment = (f64, f64, (f64, u64), Option<(f64, u64)>);
+
+fn segment<P>(points: &[P], t_ns: u64, at: impl Fn(&P) -> (f64, u64)) -> Segment {
     let t = t_ns as f64 / 1e9;
-    let flat = |lo, hi, v| Piece {
-        lo,
-        hi,
-        from: (0.0, v),
-        to: None,
-    };
     let Some(first) = points.first() else {
-        return flat(f64::NEG_INFINITY, f64::INFINITY, 0);
+        return (f64::NEG_INFINITY, f64::INFINITY, (0.0, 0), None);
     };
     let i = points.partition_point(|p| at(p).0 <= t);
     if i == 0 {
-        return flat(f64::NEG_INFINITY, at(first).0, at(first).1);
+        return (f64::NEG_INFINITY, at(first).0, (0.0, at(first).1), None);
     }
+    let last = at(&points[i - 1]);
     if i == points.len() {
-        return flat(at(&points[i - 1]).0, f64::INFINITY, at(&points[i - 1]).1);
+        return (last.0, f64::INFINITY, (0.0, last.1), None);
     }
-    let (a, b) = (at(&points[i - 1]), at(&points[i]));
-    Piece {
-        lo: a.0,
-        hi: b.0,
-        from: a,
-        to: Some(b),
-    }
+    let next = at(&points[i]);
+    (last.0, next.0, last, Some(next))
+}
+
+/// The value at `t_ns` of the line from `from` to `to` (`None`: flat).
+#[inline]
+fn interpolate(from: (f64, u64), to: Option<(f64, u64)>, t_ns: u64) -> u64 {
+    let Some((tb, b)) = to else {
+        return from.1;
+    };
+    let (ta, a) = from;
+    let f = (t_ns as f64 / 1e9 - ta) / (tb - ta);
+    round_bytes(a as f64 + (b as f64 - a as f64) * f)
 }
 
 /// One piece of a piecewise-linear curve ([`Scenario::demand_piece`]): a
@@ -416,32 +433,53 @@ fn piece<P>(points: &[P], t_ns: u64, at: impl Fn(&P) -> (f64, u64)) -> Piece {
 /// curve's points at every request.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Piece {
-    /// Seconds from which the piece is in force.
-    lo: f64,
-    /// Seconds at which the next piece begins.
-    hi: f64,
+    /// The first nanosecond in the piece: the least `t_ns` whose seconds
+    /// (`t_ns as f64 / 1e9`) reach the piece's start.
+    lo_ns: u64,
+    /// The first nanosecond past the piece (`u64::MAX`: none).
+    hi_ns: u64,
     from: (f64, u64),
     /// The far end of a sloped piece; `None`: flat at `from`'s value.
     to: Option<(f64, u64)>,
+}
+
+/// The least `t_ns` whose seconds, as the curve reads them (`t_ns as f64 /
+/// 1e9`), are at least `secs`; `u64::MAX` when none is. Exact: the seconds
+/// never decrease with `t_ns`, so a binary search finds the boundary.
+fn first_ns_at(secs: f64) -> u64 {
+    let reached = |t: u64| t as f64 / 1e9 >= secs;
+    if !reached(u64::MAX) {
+        return u64::MAX;
+    }
+    let (mut lo, mut hi) = (0u64, u64::MAX);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if reached(mid) { hi = mid } else { lo = mid + 1 }
+    }
+    lo
 }
 
 impl Piece {
     /// Whether the piece is the curve's at `t_ns`.
     #[inline]
     pub fn covers(&self, t_ns: u64) -> bool {
-        let t = t_ns as f64 / 1e9;
-        self.lo <= t && t < self.hi
+        self.lo_ns <= t_ns && t_ns < self.hi_ns
+    }
+
+    /// The nanoseconds over which the curve keeps one value: the whole
+    /// piece if it is flat (as between two points of the same value), none
+    /// if it is sloped.
+    #[inline]
+    pub fn constant_span(&self) -> std::ops::Range<u64> {
+        let flat = self.to.is_none_or(|(_, b)| b == self.from.1);
+        let end = if flat { self.hi_ns } else { self.lo_ns };
+        self.lo_ns..end
     }
 
     /// The curve's value at `t_ns` (within the piece).
     #[inline]
     pub fn value(&self, t_ns: u64) -> u64 {
-        let Some((tb, b)) = self.to else {
-            return self.from.1;
-        };
-        let (ta, a) = self.from;
-        let f = (t_ns as f64 / 1e9 - ta) / (tb - ta);
-        (a as f64 + (b as f64 - a as f64) * f).round() as u64
+        interpolate(self.from, self.to, t_ns)
     }
 }
 
@@ -708,6 +746,47 @@ mod tests {
             assert_eq!(got, s.demand_at(t));
         }
         assert_eq!(moved, 3 + 4, "one search per piece entered");
+    }
+
+    /// A piece's bounds in nanoseconds decide exactly as the seconds the
+    /// curve reads (`t_ns as f64 / 1e9`) do, at instants that are not whole
+    /// nanoseconds too; a piece between two equal points is constant.
+    #[test]
+    fn pieces_cover_the_instants_the_seconds_say() {
+        let s = Scenario::from_toml_str(
+            "name = \"x\"\nram_bytes = \"8GiB\"\n\
+             [[demand]]\nat_secs = 0.1\nbytes = 100\n[[demand]]\nat_secs = 1.3000000001\nbytes = 100\n\
+             [[demand]]\nat_secs = 5400.7\nbytes = 900\n[[demand]]\nat_secs = 86399.999999999\nbytes = 5\n",
+            "s.toml",
+        )
+        .unwrap();
+        const NS: u64 = 1_000_000_000;
+        let at = [0.1, 1.3000000001, 5400.7, 86399.999999999];
+        let mut checked = 0;
+        for (k, &secs) in at.iter().enumerate() {
+            let near = (secs * 1e9) as u64;
+            for t in near.saturating_sub(3)..near + 3 {
+                let p = s.demand_piece(t);
+                // The piece is the one the seconds fall in…
+                let i = at.partition_point(|&a| a <= t as f64 / 1e9);
+                assert_eq!(i, if (t as f64 / 1e9) < secs { k } else { k + 1 }, "{t}");
+                assert!(p.covers(t), "{t}");
+                // …and its neighbours' pieces do not cover t.
+                assert!(!s.demand_piece(0).covers(t) || i == 0, "{t}");
+                assert_eq!(p.value(t), s.demand_at(t), "{t}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 24);
+        // 0.1 s to 1.3000000001 s: 100 to 100, constant over the whole piece.
+        let flat = s.demand_piece(500_000_000);
+        assert_eq!(flat.constant_span(), 100_000_000..1_300_000_001);
+        // The slope from 100 to 900 is read at every instant.
+        let sloped = s.demand_piece(2_000_000_000);
+        assert!(sloped.constant_span().is_empty());
+        assert_ne!(s.demand_at(2_000 * NS), s.demand_at(3_000 * NS));
+        // Past the last point: flat to the end of time.
+        assert_eq!(s.demand_piece(u64::MAX / 2).constant_span().end, u64::MAX);
     }
 
     /// `[[held]]`: piecewise linear in files, each file the real host's

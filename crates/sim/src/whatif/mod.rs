@@ -78,6 +78,7 @@ use crate::workload::WorkloadSpec;
 use arclab_arc::Request;
 use arclab_arc::limits::MIN_ARC_MAX;
 use arclab_arc::model::{ArcCache, ArcConfig, Miniature};
+use arclab_arc::units::round_bytes;
 use arclab_trace::TraceError;
 use arclab_trace::clock::Clocked;
 use std::convert::Infallible;
@@ -214,6 +215,10 @@ pub struct Run<'a> {
     /// at the last request (searched again only when the clock leaves them).
     demand_piece: Piece,
     held_piece: Piece,
+    /// Nanoseconds over which neither curve changes, read at the last
+    /// [`sync_host`](Self::sync_host): inside it the host is as it was
+    /// left.
+    quiet: std::ops::Range<u64>,
     last_t: u64,
     /// The whole workload's requests after the warm-up, when the stream
     /// fed to the run was sampled at its source ([`run_all`]).
@@ -307,6 +312,7 @@ impl<'a> Run<'a> {
             last_held: sc.held_files_at(0),
             demand_piece: sc.demand_piece(0),
             held_piece: sc.held_piece(0),
+            quiet: 0..0,
             last_t: 0,
             full_requests: None,
         }
@@ -324,10 +330,13 @@ impl<'a> Run<'a> {
             let a = z.arc_mut();
             a.advance_to(t);
             let sc = &self.spec.scenario;
+            if self.quiet.contains(&t) {
+                return;
+            }
             if !self.demand_piece.covers(t) {
                 self.demand_piece = sc.demand_piece(t);
             }
-            let d = (self.demand_piece.value(t) as f64 * r).round() as u64;
+            let d = round_bytes(self.demand_piece.value(t) as f64 * r);
             if d != self.last_demand {
                 a.set_other_demand(d);
                 self.last_demand = d;
@@ -340,6 +349,11 @@ impl<'a> Run<'a> {
                 set_pinned(a, &sc.pinned_at(t), r);
                 self.last_held = h;
             }
+            let (d, h) = (
+                self.demand_piece.constant_span(),
+                self.held_piece.constant_span(),
+            );
+            self.quiet = d.start.max(h.start)..d.end.min(h.end);
         }
     }
 
