@@ -105,6 +105,47 @@ pub const AUTO_SAMPLE_ABOVE: u64 = 50_000_000;
 /// The sampling rate `arclab whatif` uses when it samples on its own.
 pub const DEFAULT_RATE: f64 = 0.01;
 
+/// The fewest blocks of a workload's randomly read components (Zipf, OLTP:
+/// sampled block by block) that a sample made on its own keeps. The error
+/// of a sample follows how many of them it holds, not how many requests:
+/// measured with `bench/sampling_error.py` (eight caps, prefetch on), the
+/// homelab's ~2,200 at R = 0.01 gave a hit-ratio MAE of 0.0043; the Zipf
+/// half of `bench/workloads/backup-heavy.toml` (32,768 blocks) gave 0.0144
+/// with 328 of them (R = 0.01), 0.0075 with 1,638 (0.05) and 0.0040 with
+/// 3,277 (0.1).
+pub const MIN_SAMPLED_BLOCKS: u64 = 2048;
+
+/// Above this rate a sample saves too little to pay for its error: the
+/// workload is replayed whole.
+pub const MAX_AUTO_RATE: f64 = 0.5;
+
+/// The rate `arclab whatif` samples a generated workload at on its own:
+/// none up to [`AUTO_SAMPLE_ABOVE`] requests; above, [`DEFAULT_RATE`],
+/// raised so that the sample keeps [`MIN_SAMPLED_BLOCKS`] of the
+/// `random_blocks` its random components read
+/// ([`crate::workload::WorkloadSpec::random_blocks`]), and none again when
+/// that would take more than [`MAX_AUTO_RATE`].
+///
+/// ```
+/// use arclab_sim::sample::auto_rate;
+/// assert_eq!(auto_rate(10_000_000, 1 << 20), None);
+/// assert_eq!(auto_rate(1_900_000_000, 1 << 20), Some(0.01));
+/// assert_eq!(auto_rate(1_900_000_000, 32_768), Some(0.0625));
+/// assert_eq!(auto_rate(1_900_000_000, 0), Some(0.01));
+/// assert_eq!(auto_rate(1_900_000_000, 3_000), None);
+/// ```
+pub fn auto_rate(requests: u64, random_blocks: u64) -> Option<f64> {
+    if requests <= AUTO_SAMPLE_ABOVE {
+        return None;
+    }
+    let r = if random_blocks == 0 {
+        DEFAULT_RATE
+    } else {
+        DEFAULT_RATE.max(MIN_SAMPLED_BLOCKS as f64 / random_blocks as f64)
+    };
+    (r <= MAX_AUTO_RATE).then_some(r)
+}
+
 /// Keeps the keys whose hash falls below `rate · 2^64`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SpatialSampler {

@@ -14,8 +14,7 @@ use crate::output;
 use crate::progress::Progress;
 use crate::report::{self, Report};
 use anyhow::{Context, Result};
-use arclab_sim::sample::AUTO_SAMPLE_ABOVE;
-use arclab_sim::sample::DEFAULT_RATE;
+use arclab_sim::sample::{AUTO_SAMPLE_ABOVE, DEFAULT_RATE, MIN_SAMPLED_BLOCKS, auto_rate};
 use arclab_sim::scenario::{self, Scenario};
 use arclab_sim::whatif::device::Device;
 use arclab_sim::whatif::plan::{Cap, Caps, Plan, PlanError, PolicyName};
@@ -103,7 +102,9 @@ pub(crate) struct WhatifArgs {
     #[arg(long, default_value = "ssd")]
     device: Device,
     /// Simulate this fraction of the address space (spatial sampling; misses
-    /// are scaled back). Default: automatic above a size threshold.
+    /// are scaled back). Default: automatic for a workload above 50 M
+    /// requests, at 1 %, raised so that the sample keeps ~2,048 of the blocks
+    /// the workload reads at random.
     #[arg(long, value_name = "R")]
     sample_rate: Option<f64>,
     /// Run each cap on N independent samples (other keys each, 1–16) and
@@ -329,6 +330,9 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         return Ok(());
     }
     let expected = workload.as_ref().map(|w| w.expected_requests());
+    let auto = workload
+        .as_ref()
+        .and_then(|w| auto_rate(w.expected_requests(), w.random_blocks()));
     // Sample on our own above AUTO_SAMPLE_ABOVE requests (said in the output).
     // A capture taken with --sample-rate is a miniature already.
     let presampled = capture
@@ -341,11 +345,7 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         ))
         .into());
     }
-    let sample_rate = presampled.or(args.sample_rate).or_else(|| {
-        expected
-            .filter(|&n| n > AUTO_SAMPLE_ABOVE)
-            .map(|_| DEFAULT_RATE)
-    });
+    let sample_rate = presampled.or(args.sample_rate).or(auto);
     let duration_ns = workload
         .as_ref()
         .map_or(600_000_000_000, |w| w.duration_ns());
@@ -496,9 +496,19 @@ fn sampling_note(
         _ if presampled => "the capture was sampled when it was taken".to_string(),
         (Some(_), _) => "as asked with --sample-rate".to_string(),
         (None, Some(n)) => format!(
-            "automatic: the workload has ~{} requests, above {}",
+            "automatic: the workload has ~{} requests, above {}{}",
             output::si(n as f64),
-            output::si(AUTO_SAMPLE_ABOVE as f64)
+            output::si(AUTO_SAMPLE_ABOVE as f64),
+            if rate > DEFAULT_RATE * 1.000_001 {
+                format!(
+                    "; raised from {} % so that the sample keeps ~{} of the blocks the \
+                     workload reads at random, which its error follows",
+                    DEFAULT_RATE * 100.0,
+                    output::si(MIN_SAMPLED_BLOCKS as f64)
+                )
+            } else {
+                String::new()
+            }
         ),
         (None, None) => format!(
             "automatic above {} requests",

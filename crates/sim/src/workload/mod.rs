@@ -240,6 +240,21 @@ impl WorkloadSpec {
         (s * 1e9) as u64
     }
 
+    /// Blocks of the components read at random (Zipf, OLTP), which a
+    /// spatial sample keeps block by block: what its error follows
+    /// ([`crate::sample::auto_rate`]).
+    pub fn random_blocks(&self) -> u64 {
+        fn leaf(s: &Shape) -> u64 {
+            match s {
+                Shape::Zipf(k) => k.objects,
+                Shape::Oltp(k) => k.bytes / k.size.max(1),
+                Shape::Mixture(m) => m.components.iter().map(leaf).fold(0, u64::saturating_add),
+                _ => 0,
+            }
+        }
+        leaf(&self.shape)
+    }
+
     /// About how many requests the generator produces.
     pub fn expected_requests(&self) -> u64 {
         let dur = self.duration_ns() as f64 / 1e9;
