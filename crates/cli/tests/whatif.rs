@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{arclab, fails, json};
+use common::{arclab, fails, json, ok};
 use serde_json::Value;
 use std::path::Path;
 
@@ -147,13 +147,7 @@ fn sampling_note_names_a_raised_rate() {
         "--sample-rate",
         "0.01",
     ];
-    let out = arclab(&[&["whatif"], ARGS].concat());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = ok(&[&["whatif"], ARGS].concat());
     assert!(
         text.contains("sampled: 1.000 % of the address space")
             && text.contains("ran at up to 6.250 %"),
@@ -187,13 +181,7 @@ fn automatic_sampling_keeps_enough_of_the_random_blocks() {
     )
     .unwrap();
     let w = w.to_str().unwrap();
-    let out = arclab(&["whatif", "--workload", w, "--caps", "8G"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = ok(&["whatif", "--workload", w, "--caps", "8G"]);
     assert!(
         text.contains("sampled: 6.250 % of the address space (automatic: the workload has ~52.0 M")
             && text.contains("raised from 1 % so that the sample keeps ~2.0 k of the blocks"),
