@@ -330,11 +330,11 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         return Ok(());
     }
     let expected = workload.as_ref().map(|w| w.expected_requests());
+    // Sample on our own above AUTO_SAMPLE_ABOVE requests (said in the output).
+    // A capture taken with --sample-rate is a miniature already.
     let auto = workload
         .as_ref()
         .and_then(|w| auto_rate(w.expected_requests(), w.random_blocks()));
-    // Sample on our own above AUTO_SAMPLE_ABOVE requests (said in the output).
-    // A capture taken with --sample-rate is a miniature already.
     let presampled = capture
         .as_ref()
         .map(|h| h.sample_rate)
