@@ -217,6 +217,9 @@ pub struct Run<'a> {
     /// [`sync_host`](Self::sync_host): inside it the host is as it was
     /// left.
     quiet: std::ops::Range<u64>,
+    /// The sampler's verdicts on the batch being consumed (kept between
+    /// batches for its allocation).
+    keep_buf: Vec<bool>,
     last_t: u64,
     /// The whole workload's requests after the warm-up, when the stream
     /// fed to the run was sampled at its source ([`run_all`]).
@@ -311,6 +314,7 @@ impl<'a> Run<'a> {
             demand_piece: sc.demand_piece(0),
             held_piece: sc.held_piece(0),
             quiet: 0..0,
+            keep_buf: Vec::new(),
             last_t: 0,
             full_requests: None,
         }
@@ -485,6 +489,14 @@ impl Run<'_> {
     /// was replayed (`hit`: served without a disk read), `None` when
     /// sampled out.
     pub fn step(&mut self, req: &Request) -> Option<bool> {
+        let keep = self.sampler.keep(req.key);
+        self.step_kept(req, keep)
+    }
+
+    /// [`step`](Self::step) with the sampler's verdict on `req` (`keep`)
+    /// already taken.
+    #[inline]
+    fn step_kept(&mut self, req: &Request, keep: bool) -> Option<bool> {
         let step = self.spec.series_step_ns;
         let t = req.time_ns;
         self.last_t = self.last_t.max(t);
@@ -509,7 +521,7 @@ impl Run<'_> {
                 z.restart_prefetch_reads();
             }
         }
-        if !self.sampler.keep(req.key) {
+        if !keep {
             return None;
         }
         self.sync_host(t);
@@ -531,8 +543,15 @@ impl Run<'_> {
 
 impl Sink for Run<'_> {
     fn consume(&mut self, batch: &[Request]) {
-        for req in batch {
-            self.step(req);
+        // The sampler's verdicts first, in a loop of their own: each is a
+        // chain of multiplies, which here overlap one another instead of
+        // stalling every request's replay.
+        let mut keep = std::mem::take(&mut self.keep_buf);
+        keep.clear();
+        keep.extend(batch.iter().map(|r| self.sampler.keep(r.key)));
+        for (req, &k) in batch.iter().zip(&keep) {
+            self.step_kept(req, k);
         }
+        self.keep_buf = keep;
     }
 }
