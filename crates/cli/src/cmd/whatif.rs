@@ -334,7 +334,8 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
     // A capture taken with --sample-rate is a miniature already.
     let auto = workload
         .as_ref()
-        .and_then(|w| auto_rate(w.expected_requests(), w.random_blocks()));
+        .zip(expected)
+        .and_then(|(w, n)| auto_rate(n, w.random_blocks()));
     let presampled = capture
         .as_ref()
         .map(|h| h.sample_rate)

@@ -42,7 +42,9 @@ fn segment<P>(points: &[P], t_ns: u64, at: impl Fn(&P) -> (f64, u64)) -> Segment
         return (last.0, f64::INFINITY, (0.0, last.1), None);
     }
     let next = at(&points[i]);
-    (last.0, next.0, last, Some(next))
+    // Between two points of the same value the curve is flat.
+    let to = (next.1 != last.1).then_some(next);
+    (last.0, next.0, last, to)
 }
 
 /// The value at `t_ns` of the line from `from` to `to` (`None`: flat).
@@ -95,12 +97,15 @@ impl Piece {
     }
 
     /// The nanoseconds over which the curve keeps one value: the whole
-    /// piece if it is flat (as between two points of the same value), none
-    /// if it is sloped.
+    /// piece if it is flat (also between two points of the same value),
+    /// none if it is sloped.
     #[inline]
     pub fn constant_span(&self) -> std::ops::Range<u64> {
-        let flat = self.to.is_none_or(|(_, b)| b == self.from.1);
-        let end = if flat { self.hi_ns } else { self.lo_ns };
+        let end = if self.to.is_none() {
+            self.hi_ns
+        } else {
+            self.lo_ns
+        };
         self.lo_ns..end
     }
 
