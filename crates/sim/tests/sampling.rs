@@ -5,6 +5,7 @@
 
 use arclab_arc::Request;
 use arclab_sim::PolicyKind;
+use arclab_sim::sample::SampleUnits;
 use arclab_sim::scenario::Scenario;
 use arclab_sim::whatif::plan::{self, PolicyName};
 use arclab_sim::whatif::{self, RunResult, RunSpec};
@@ -123,6 +124,96 @@ fn sampled_miss_ratios_match_full_simulation() {
         assert!(mae < 0.005, "{policy}: MAE {mae}");
         assert!(single.iter().all(|&e| e < 0.02), "{policy}: {single:?}");
     }
+}
+
+/// A heavy head sampled by popularity rank: the built-in `zipf`'s shape
+/// (Zipf 0.9 over 81,920 blocks of 128 KiB, 2.4 M reads) through LRU at
+/// seven caps from 512 MiB to 8 GiB, each replayed whole and on eight
+/// samples at R = 0.01 (819 blocks each). Sampled by hash, a sample holds a
+/// binomial number of the hottest blocks and its error is mostly that
+/// (measured here: mean absolute error of single samples 0.0088, the worst
+/// sample 0.032, 0.066 at 512 MiB). Sampled by rank
+/// (`WorkloadSpec::sample_units`: every 100 consecutive ranks keep one
+/// block) it must be less than half of that on average, within the issue's
+/// goal of 0.005, and no sample may be off by more than 0.0075. What is left
+/// (measured 0.0038, the worst 0.0056) is about what the sample's own draws
+/// leave: its ~24,000 requests miss ~12,000 times at 512 MiB, a Poisson
+/// count whose relative spread, 1/√12,000, is 0.0045 of hit ratio there.
+#[test]
+fn a_heavy_head_sampled_by_rank() {
+    let w = WorkloadSpec::from_toml_str(
+        "name = \"z\"\nkind = \"zipf\"\nduration_secs = 120\nrate = 20000\n\
+         alpha = 0.9\nobjects = 81920\nsize = \"128KiB\"\n",
+        "inline",
+    )
+    .unwrap();
+    let mut reqs = Vec::new();
+    let mut g = w.generator(5);
+    while g.next_batch(&mut reqs, 1 << 16) > 0 {}
+    let sc = Scenario::from_toml_str(HOST, "inline").unwrap();
+    let caps: Vec<u64> = [512u64, 1024, 2048, 3072, 4096, 6144, 8192]
+        .iter()
+        .map(|m| m << 20)
+        .collect();
+    const SEEDS: u64 = 8;
+    let ranked = w.sample_units(0.01);
+    assert!(ranked.ranked());
+    let mut worst = [0.0f64; 2];
+    let mut mean = [0.0f64; 2];
+    for (v, units) in [SampleUnits::BLOCKS, ranked].into_iter().enumerate() {
+        let mut specs = Vec::new();
+        for &cap in &caps {
+            for salt in std::iter::once(None).chain((0..SEEDS).map(Some)) {
+                let mut s = plan::single(
+                    &sc,
+                    PolicyName::Baseline(PolicyKind::Lru),
+                    "x",
+                    plan::cap_of(Some(cap)),
+                )
+                .unwrap();
+                s.sample_rate = salt.map(|_| 0.01);
+                s.sample_salt = salt.unwrap_or(0);
+                s.sample_units = units;
+                s.series_step_ns = 0;
+                specs.push(s);
+            }
+        }
+        let r = run_caps(&reqs, specs);
+        let k = SEEDS as usize + 1;
+        for i in 0..caps.len() {
+            let e: Vec<String> = (0..SEEDS as usize)
+                .map(|j| format!("{:+.4}", r[k * i + 1 + j].hit_ratio - r[k * i].hit_ratio))
+                .collect();
+            println!(
+                "{v} {} MiB full {:.4}: {}",
+                caps[i] >> 20,
+                r[k * i].hit_ratio,
+                e.join(" ")
+            );
+        }
+        for salt in 0..SEEDS as usize {
+            let mae = (0..caps.len())
+                .map(|i| (r[k * i].hit_ratio - r[k * i + 1 + salt].hit_ratio).abs())
+                .sum::<f64>()
+                / caps.len() as f64;
+            worst[v] = worst[v].max(mae);
+            mean[v] += mae / SEEDS as f64;
+        }
+    }
+    println!("by hash: mean {:.4} worst {:.4}", mean[0], worst[0]);
+    println!("by rank: mean {:.4} worst {:.4}", mean[1], worst[1]);
+    assert!(mean[1] < 0.005, "by rank: mean MAE {}", mean[1]);
+    assert!(
+        worst[1] < 0.0075,
+        "by rank: worst sample's MAE {}",
+        worst[1]
+    );
+    assert!(
+        mean[1] < mean[0] / 2.0,
+        "by rank {} by hash {}",
+        mean[1],
+        mean[0]
+    );
 }
 
 /// A mixture with every kind of request a Zipf component draws (data reads,

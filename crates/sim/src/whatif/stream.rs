@@ -194,15 +194,16 @@ pub fn run_all(
 ) -> Vec<RunResult> {
     // With the prefetcher on, the sequential components are sampled in runs
     // of blocks it can follow (as long as the run's rate leaves enough of
-    // them); without it, block by block.
+    // them); without it, block by block. The random components are sampled
+    // by popularity rank either way.
     let specs: Vec<RunSpec> = specs
         .iter()
         .map(|s| RunSpec {
             sample_units: match (&s.target, s.effective_rate()) {
-                (Target::Zfs(z), Some(r)) if z.prefetch && !s.presampled => {
-                    workload.sample_units(r)
-                }
-                _ => SampleUnits::BLOCKS,
+                _ if s.presampled => SampleUnits::BLOCKS,
+                (Target::Zfs(z), Some(r)) if z.prefetch => workload.sample_units(r),
+                (_, Some(r)) => workload.sample_units(r).without_runs(),
+                (_, None) => SampleUnits::BLOCKS,
             },
             ..s.clone()
         })

@@ -189,6 +189,13 @@ struct ZipfLike {
     prefill: bool,
 }
 
+/// A Zipf or OLTP component's layout as the sampler needs it to order its
+/// blocks by popularity: positions `n`, the scatter's multiplier (rank r
+/// sits at position `r · m mod n`), blocks per file.
+pub(crate) fn rank_layout(shape: &Shape) -> Option<(u64, u64, u64)> {
+    ZipfLike::of(shape).map(|k| (k.n, scatter_multiplier(k.n), k.bpf))
+}
+
 impl ZipfLike {
     fn of(shape: &Shape) -> Option<ZipfLike> {
         match shape {

@@ -31,7 +31,7 @@
 
 mod builtins;
 mod generator;
-mod rng;
+pub(crate) mod rng;
 mod spec;
 mod thin;
 
@@ -324,9 +324,10 @@ impl WorkloadSpec {
     /// runs the prefetcher can follow, with g as large as leaves at least
     /// [`MIN_SAMPLED_UNITS`] units of one pass in the sample and at most
     /// [`MAX_UNIT_SHIFT`]; the random components (zipf, oltp) block by
-    /// block. Longer runs lose fewer reads at each run's start (the
-    /// prefetcher has not caught up yet); fewer runs make the sample
-    /// lumpier (`docs/whatif.md`, "Sampling").
+    /// block, by popularity rank (see [`SampleUnits`]). Longer runs lose
+    /// fewer reads at each run's start (the prefetcher has not caught up
+    /// yet); fewer runs make the sample lumpier (`docs/whatif.md`,
+    /// "Sampling"). Without the prefetcher, [`SampleUnits::without_runs`].
     pub fn sample_units(&self, rate: f64) -> SampleUnits {
         let shift = |s: &Shape| -> Option<u8> {
             let blocks = match s {
@@ -343,17 +344,19 @@ impl WorkloadSpec {
                 0
             })
         };
+        let unit = |u: SampleUnits, i: usize, c: &Shape| match (shift(c), generator::rank_layout(c))
+        {
+            (Some(g), _) => u.with(i, g),
+            (None, Some((n, m, bpf))) => u.with_ranks(i, n, m, bpf),
+            (None, None) => u,
+        };
         match &self.shape {
-            Shape::Mixture(m) => {
-                m.components
-                    .iter()
-                    .enumerate()
-                    .fold(SampleUnits::BLOCKS, |u, (i, c)| match shift(c) {
-                        Some(g) => u.with(i + 1, g),
-                        None => u,
-                    })
-            }
-            s => SampleUnits::BLOCKS.with(0, shift(s).unwrap_or(0)),
+            Shape::Mixture(m) => m
+                .components
+                .iter()
+                .enumerate()
+                .fold(SampleUnits::BLOCKS, |u, (i, c)| unit(u, i + 1, c)),
+            s => unit(SampleUnits::BLOCKS, 0, s),
         }
     }
 
