@@ -30,11 +30,18 @@ use arclab_arc::{key_blkid, key_file, key_level};
 
 use crate::workload::COMPONENT_FILES_SHIFT;
 
-/// The longest sampling unit: 2^7 = 128 blocks (16 MiB of 128 KiB records),
-/// four times what the prefetcher reaches ahead after its first doublings
-/// (`zfetch_min_distance`, 4 MiB). It bounds the reads a sampled run tells
-/// the prefetcher about at each unit's start.
-pub const MAX_UNIT_SHIFT: u8 = 7;
+/// The longest sampling unit: 2^4 = 16 blocks (2 MiB of 128 KiB records).
+/// A stream in a miniature reads ahead to its unit's end, and that data is
+/// not scaled by R: a 16 MiB unit is a quarter of a 64 MiB miniature ARC,
+/// where the whole replay's stream holds at most `zfetch_max_distance`
+/// (64 MiB) of a 1 GiB one. Measured (`bench/workloads/backup-heavy.toml`,
+/// eight caps 1–16 GiB, R = 0.01, mean of four salts' MAE, homelab
+/// scenario / a bare 32 GiB host): 2^7 0.0164 / 0.0103, 2^6 0.0198 /
+/// 0.0143, 2^5 0.0125 / 0.0037, **2^4 0.0055 / 0.0027**, 2^3 0.0046 /
+/// 0.0035, 2^2 0.0040 / 0.0030; `mixture`, `loop`, `scan` and the homelab
+/// unchanged (their units are shorter anyway). It also bounds the reads a
+/// sampled run tells the prefetcher about at each unit's start.
+pub const MAX_UNIT_SHIFT: u8 = 4;
 
 /// How many consecutive data blocks a sampling unit holds, per workload
 /// component: 2^`shift[c]` blocks of each file of component `c` are kept or

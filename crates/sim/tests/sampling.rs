@@ -373,21 +373,18 @@ fn sample_units_follow_each_sequential_component() {
     let w = arclab_sim::workload::builtin("homelab").unwrap();
     let u = w.sample_units(0.01);
     let file = |component: u32| component << 17;
-    // Runs of 2^g blocks, g = floor(log2(blocks × R / 10)) ≤ 7: the 128 MiB
+    // Runs of 2^g blocks, g = floor(log2(blocks × R / 10)) ≤ 4: the 128 MiB
     // files of data read once (1,024 blocks) give 1.02 → 0, the nightly
-    // 4 GiB backup (32,768 blocks) 32.8 → 5; the Zipf and OLTP components
-    // are not sequential (0).
-    for (c, g) in [(1, 0), (2, 0), (3, 0), (4, 0), (5, 5)] {
+    // 4 GiB backup (32,768 blocks) 32.8 → 5, bounded by 4; the Zipf and
+    // OLTP components are not sequential (0).
+    for (c, g) in [(1, 0), (2, 0), (3, 0), (4, 0), (5, 4)] {
         assert_eq!(u.shift_of(block_key(file(c), 0, 100)), g, "component {c}");
     }
-    // At R = 1/64 (a 4 GiB cap's floor) the runs are longer: 51.2 → 5 and
-    // at R = 0.1, 327.7 → 8, bounded by 7; the 128 MiB files 10.2 → 3.
-    assert_eq!(
-        w.sample_units(1.0 / 64.0)
-            .shift_of(block_key(file(5), 0, 0)),
-        5
-    );
-    assert_eq!(w.sample_units(0.1).shift_of(block_key(file(5), 0, 0)), 7);
+    // At R = 0.004 the backup's runs are shorter, 13.1 → 3 (below the
+    // bound); at R = 0.1, 327.7 → 8, bounded by 4; the 128 MiB files
+    // 10.2 → 3.
+    assert_eq!(w.sample_units(0.004).shift_of(block_key(file(5), 0, 0)), 3);
+    assert_eq!(w.sample_units(0.1).shift_of(block_key(file(5), 0, 0)), 4);
     assert_eq!(w.sample_units(0.1).shift_of(block_key(file(4), 0, 0)), 3);
 }
 
