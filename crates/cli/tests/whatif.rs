@@ -135,7 +135,10 @@ fn text_output_has_table_and_verdict() {
 }
 
 /// A cap whose miniature would fall below 64 MiB at the asked rate runs at a
-/// higher one (1 GiB at 1 %: 64 MiB / 1 GiB = 6.25 %); the note gives the
+/// higher one (1 GiB at 1 %: 64 MiB / 1 GiB = 6.25 %), and so does one that
+/// would leave the miniature room for fewer than 128 blocks of data: on the
+/// homelab, which holds 3.28 GiB pinned, 1 GiB leaves data only the dbuf
+/// cache, 1 GiB / 32, so 128 × 128 KiB / 32 MiB = 50 %. The note gives the
 /// asked rate and the highest, the rows their own.
 #[test]
 fn sampling_note_names_a_raised_rate() {
@@ -147,21 +150,30 @@ fn sampling_note_names_a_raised_rate() {
         "--sample-rate",
         "0.01",
     ];
-    let text = ok(&[&["whatif"], ARGS].concat());
-    assert!(
-        text.contains("sampled: 1.000 % of the address space")
-            && text.contains("ran at up to 6.250 %"),
-        "{text}"
-    );
-    let v = run_json(ARGS);
-    let rate = |cap: &str| {
-        rows(&v)
-            .iter()
-            .find(|r| r["cap"] == cap)
-            .map(|r| f(r, "sample_rate"))
-            .unwrap()
-    };
-    assert_eq!((rate("1G"), rate("8G")), (0.0625, 0.01));
+    let dir = tempfile::tempdir().unwrap();
+    let bare = dir.path().join("bare.toml");
+    std::fs::write(&bare, "name = \"bare\"\nram_bytes = \"32GiB\"\n").unwrap();
+    let bare: &[&str] = &["--scenario", bare.to_str().unwrap()];
+    for (scenario, top) in [(bare, 0.0625), (&[][..], 0.5)] {
+        let text = ok(&[&["whatif"], ARGS, scenario].concat());
+        assert!(
+            text.contains("sampled: 1.000 % of the address space")
+                && text.contains(&format!(
+                    "a 64 MiB miniature with room for 128 blocks of data ran at up to {:.3} %",
+                    top * 100.0
+                )),
+            "{text}"
+        );
+        let v = run_json(&[ARGS, scenario].concat());
+        let rate = |cap: &str| {
+            rows(&v)
+                .iter()
+                .find(|r| r["cap"] == cap)
+                .map(|r| f(r, "sample_rate"))
+                .unwrap()
+        };
+        assert_eq!((rate("1G"), rate("8G")), (top, 0.01));
+    }
 }
 
 /// A workload long enough to be sampled on its own, whose random reads

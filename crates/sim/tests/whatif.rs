@@ -239,7 +239,10 @@ fn run_all_parallel_equals_sequential() {
             (&b.label, b.n_req, b.n_miss, &b.series)
         );
     }
-    assert_eq!(seq[3].sampled, Some(0.1));
+    // Raised from 0.1: the homelab holds 3.28 GiB pinned, so a 1 GiB cap
+    // leaves data only the dbuf cache (32 MiB), and the miniature keeps room
+    // for 128 blocks of 128 KiB (16 MiB / 32 MiB).
+    assert_eq!(seq[3].sampled, Some(0.5));
     assert!(matches!(specs[2].target, Target::Policy(PolicyKind::Lru)));
     assert_eq!(seq[2].c_max_bytes, 1 << 30);
     assert!(seq[0].n_req > 10_000 && seq[0].n_miss > 0);

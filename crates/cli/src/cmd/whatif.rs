@@ -476,8 +476,9 @@ fn sampling_note(
     presampled: bool,
 ) -> Option<String> {
     // Every run samples at the same rate, but a cap whose miniature would
-    // fall below 64 MiB runs at a higher one (`RunResult::sampled`): the note
-    // names the common rate and, when some rows differ, the highest.
+    // fall below 64 MiB, or leave room for fewer than 128 blocks of data
+    // beside the pinned bytes, runs at a higher one (`RunResult::sampled`):
+    // the note names the common rate and, when some rows differ, the highest.
     let rates = results.iter().filter_map(|r| r.sampled);
     let rate = rates.clone().fold(f64::INFINITY, f64::min);
     let top = rates.fold(0.0, f64::max);
@@ -486,8 +487,9 @@ fn sampling_note(
     }
     let raised = if top > rate {
         format!(
-            "; caps too small for a 64 MiB miniature at that rate ran at up to {:.3} % \
-             (sample_rate in --json/--csv)",
+            "; caps too small at that rate for a 64 MiB miniature with room for {} blocks \
+             of data ran at up to {:.3} % (sample_rate in --json/--csv)",
+            arclab_sim::whatif::MIN_DATA_BLOCKS,
             top * 100.0
         )
     } else {

@@ -18,8 +18,11 @@
 //! scale: the 32 MiB floor of `c_min` (the miniature's `c_min` is larger
 //! than R × the real one when R × RAM/32 < 32 MiB) and the 64 MiB
 //! `MIN_ARC_MAX` floor — a run whose R × cap would fall below 64 MiB uses
-//! the smallest R that keeps it at 64 MiB instead (reported in
-//! [`RunResult::sampled`]). Miss counts are estimated with
+//! the smallest R that keeps it at 64 MiB instead — and the room for data:
+//! a run whose miniature would have room for fewer than
+//! [`MIN_DATA_BLOCKS`] blocks beside its pinned bytes ([`data_room`]) uses
+//! the R that gives it that many (both reported in [`RunResult::sampled`]).
+//! Miss counts are estimated with
 //! [`scaled_miss_ratio`]; sizes are scaled back by 1/R.
 //!
 //! The pieces, in the order a what-if goes through them:
@@ -124,6 +127,27 @@ pub fn with_seeds(specs: &[RunSpec], k: u32) -> Vec<RunSpec> {
             })
         })
         .collect()
+}
+
+/// The fewest blocks of data a miniature must have room for. A sample's
+/// hit ratio is a sum over the hottest blocks it kept, and a cache of a
+/// handful of blocks turns on which few those are. Under the independent
+/// reference model (Che's approximation of an LRU, a Zipf 0.9 over 81,920
+/// blocks, 16 salts of the rank sampler), an LRU of 256 or 768 blocks
+/// sampled down to 16 is off by 0.005 and 0.010 of hit ratio on average,
+/// down to 64 by 0.0021 and 0.0012, to 128 by 0.0008 and 0.0009
+/// (`docs/whatif.md`, "Room for data in a miniature").
+pub const MIN_DATA_BLOCKS: u64 = 128;
+
+/// The block [`MIN_DATA_BLOCKS`] counts: ZFS's default `recordsize`.
+const RECORD_BYTES: u64 = 128 << 10;
+
+/// What a full-size ARC capped at `arc_max` with `pinned` bytes it cannot
+/// evict has room for in data: what the cap leaves above the pinned bytes,
+/// and never less than the dbuf cache in front of it (`arc_max` / 32,
+/// `dbuf_cache_shift`), which holds data when the cap leaves none.
+pub fn data_room(arc_max: u64, pinned: u64) -> u64 {
+    arc_max.saturating_sub(pinned).max(arc_max >> 5).max(1)
 }
 
 /// The most independent samples [`with_seeds`] makes of one run.
@@ -246,14 +270,21 @@ impl RunSpec {
 
     /// The rate this run samples at: `sample_rate` (when in (0, 1)), raised
     /// for the ZFS model so that R × `arc_max` stays at or above
-    /// `MIN_ARC_MAX` (a pre-sampled stream keeps its own rate).
+    /// `MIN_ARC_MAX` and the miniature has room for [`MIN_DATA_BLOCKS`]
+    /// blocks of data ([`data_room`]); a pre-sampled stream keeps its own
+    /// rate.
     pub fn effective_rate(&self) -> Option<f64> {
         let rate = self
             .sample_rate
             .filter(|r| r.is_finite() && *r > 0.0 && *r < 1.0)?;
         match &self.target {
             Target::Zfs(z) if !self.presampled => match z.config.arc_max {
-                Some(m) => Some(rate.max(MIN_ARC_MAX as f64 / m as f64)).filter(|&r| r < 1.0),
+                Some(m) => {
+                    let room = data_room(m, self.scenario.pinned_at(0).total());
+                    let floor = (MIN_ARC_MAX as f64 / m as f64)
+                        .max((MIN_DATA_BLOCKS * RECORD_BYTES) as f64 / room as f64);
+                    Some(rate.max(floor)).filter(|&r| r < 1.0)
+                }
                 None => Some(rate),
             },
             _ => Some(rate),
