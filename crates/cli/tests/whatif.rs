@@ -174,6 +174,21 @@ fn sampling_note_names_a_raised_rate() {
         };
         assert_eq!((rate("1G"), rate("8G")), (top, 0.01));
     }
+    // Every row raised: the note still names the rate asked.
+    let text = ok(&[
+        "whatif",
+        "--workload",
+        "zipf",
+        "--caps",
+        "1G",
+        "--sample-rate",
+        "0.01",
+    ]);
+    assert!(
+        text.contains("sampled: 1.000 % of the address space (as asked with --sample-rate)")
+            && text.contains("ran at up to 50.000 %"),
+        "{text}"
+    );
 }
 
 /// A workload long enough to be sampled on its own, whose random reads

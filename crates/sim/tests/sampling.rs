@@ -431,6 +431,10 @@ fn a_cap_that_leaves_data_only_the_dbuf_cache_samples_enough_of_it() {
         .collect();
     // 128 blocks × 128 KiB ÷ (2 GiB / 32).
     assert_eq!(specs[0].effective_rate(), Some(0.25));
+    // At 512 MiB it would take all of it (16 MiB ÷ 16 MiB): a sample at
+    // `MAX_ROOM_RATE` instead, never a whole replay among sampled runs.
+    let small = zfs_caps(&sc, &[512 << 20], Some(0.01)).remove(0);
+    assert_eq!(small.effective_rate(), Some(whatif::MAX_ROOM_RATE));
     for (salt, m) in whatif::run_all(&specs, &w, 1, 2, |_| {}).iter().enumerate() {
         println!("salt {salt}: sampled {:.4}", m.hit_ratio);
         assert_eq!(m.sampled, Some(0.25));

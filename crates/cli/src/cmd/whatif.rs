@@ -485,7 +485,10 @@ fn sampling_note(
     if !rate.is_finite() {
         return None;
     }
-    let raised = if top > rate {
+    // Asked for a rate, every row may have been raised above it: the note
+    // still names the rate asked.
+    let base = asked.filter(|_| !presampled).map_or(rate, |a| a.min(rate));
+    let raised = if top > base {
         format!(
             "; caps too small at that rate for a 64 MiB miniature with room for {} blocks \
              of data ran at up to {:.3} % (sample_rate in --json/--csv)",
@@ -535,7 +538,7 @@ fn sampling_note(
     Some(format!(
         "sampled: {:.3} % of the address space ({why}){raised}; misses and rates scaled \
          back{seeds_note}",
-        rate * 100.0
+        base * 100.0
     ))
 }
 

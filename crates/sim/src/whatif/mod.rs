@@ -139,6 +139,13 @@ pub fn with_seeds(specs: &[RunSpec], k: u32) -> Vec<RunSpec> {
 /// (`docs/whatif.md`, "Room for data in a miniature").
 pub const MIN_DATA_BLOCKS: u64 = 128;
 
+/// The highest rate [`MIN_DATA_BLOCKS`] raises a run to: a cap of 512 MiB
+/// or less that leaves data only the dbuf cache would need all of the
+/// workload, and one whole replay among sampled runs makes the stream be
+/// read whole for all of them (a day of the homelab: minutes, not seconds);
+/// it keeps half, and fewer blocks of room.
+pub const MAX_ROOM_RATE: f64 = 0.5;
+
 /// The block [`MIN_DATA_BLOCKS`] counts: ZFS's default `recordsize`.
 const RECORD_BYTES: u64 = 128 << 10;
 
@@ -281,8 +288,8 @@ impl RunSpec {
             Target::Zfs(z) if !self.presampled => match z.config.arc_max {
                 Some(m) => {
                     let room = data_room(m, self.scenario.pinned_at(0).total());
-                    let floor = (MIN_ARC_MAX as f64 / m as f64)
-                        .max((MIN_DATA_BLOCKS * RECORD_BYTES) as f64 / room as f64);
+                    let for_room = (MIN_DATA_BLOCKS * RECORD_BYTES) as f64 / room as f64;
+                    let floor = (MIN_ARC_MAX as f64 / m as f64).max(for_room.min(MAX_ROOM_RATE));
                     Some(rate.max(floor)).filter(|&r| r < 1.0)
                 }
                 None => Some(rate),
