@@ -529,7 +529,17 @@ impl Scenario {
     /// Everything the ARC holds and cannot evict at `t_ns`: `[pinned]`
     /// plus the held files' [`HELD_PER_FILE`].
     pub fn pinned_at(&self, t_ns: u64) -> Pinned {
-        let n = self.held_files_at(t_ns);
+        self.pinned_with(self.held_files_at(t_ns))
+    }
+
+    /// The most the ARC holds and cannot evict at any time of the run:
+    /// [`Scenario::pinned_at`] at the held-files curve's highest point.
+    pub fn pinned_most(&self) -> Pinned {
+        self.pinned_with(self.held.iter().map(|p| p.files).max().unwrap_or(0))
+    }
+
+    /// `[pinned]` plus `n` held files.
+    fn pinned_with(&self, n: u64) -> Pinned {
         let p = &self.pinned;
         Pinned {
             dnode_bytes: p.dnode_bytes + n * HELD_PER_FILE.dnode_bytes,
@@ -705,6 +715,8 @@ mod tests {
             (1000 + 2000 * 1431, 2000 * 391, 2000 * 320, 2000 * 2417)
         );
         assert_eq!(HELD_PER_FILE.total(), 4559);
+        // The most of the run: at the curve's highest point, 3,000 files.
+        assert_eq!(s.pinned_most().total(), 1000 + 3000 * 4559);
         // Written back, the points survive.
         let again = Scenario::from_toml_str(&s.to_toml_string(), "again").unwrap();
         assert_eq!(again, s);

@@ -435,6 +435,22 @@ fn a_cap_that_leaves_data_only_the_dbuf_cache_samples_enough_of_it() {
     // `MAX_ROOM_RATE` instead, never a whole replay among sampled runs.
     let small = zfs_caps(&sc, &[512 << 20], Some(0.01)).remove(0);
     assert_eq!(small.effective_rate(), Some(whatif::MAX_ROOM_RATE));
+    // The room is what is left at the most the ARC holds in the run: with
+    // 117,760 files' inodes held at one point (4,559 bytes each), 4 GiB
+    // leaves 1 GiB − 536,867,840 bytes, and 16 MiB of that is R ≈ 0.0312
+    // (the 64 MiB floor alone would give 1/64).
+    let held = Scenario::from_toml_str(
+        "name = \"held\"\nram_bytes = \"32GiB\"\nwarmup_secs = 0\nprefetch = false\n\
+         [pinned]\ndnode_bytes = \"3GiB\"\n[[held]]\nat_secs = 0\nfiles = 0\n\
+         [[held]]\nat_secs = 10\nfiles = 117760\n[[held]]\nat_secs = 20\nfiles = 0\n",
+        "held",
+    )
+    .unwrap();
+    let r = zfs_caps(&held, &[4 << 30], Some(0.01))[0]
+        .effective_rate()
+        .unwrap();
+    let want = (16u64 << 20) as f64 / ((1u64 << 30) - 117_760 * 4_559) as f64;
+    assert!((r - want).abs() < 1e-12, "{r} {want}");
     for (salt, m) in whatif::run_all(&specs, &w, 1, 2, |_| {}).iter().enumerate() {
         println!("salt {salt}: sampled {:.4}", m.hit_ratio);
         assert_eq!(m.sampled, Some(0.25));

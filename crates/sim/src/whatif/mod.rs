@@ -150,7 +150,8 @@ pub const MAX_ROOM_RATE: f64 = 0.5;
 const RECORD_BYTES: u64 = 128 << 10;
 
 /// What a full-size ARC capped at `arc_max` with `pinned` bytes it cannot
-/// evict has room for in data: what the cap leaves above the pinned bytes,
+/// evict (the most of the run, [`Scenario::pinned_most`]) has room for in
+/// data: what the cap leaves above the pinned bytes,
 /// and never less than the dbuf cache in front of it (`arc_max` / 32,
 /// `dbuf_cache_shift`), which holds data when the cap leaves none.
 pub fn data_room(arc_max: u64, pinned: u64) -> u64 {
@@ -287,7 +288,7 @@ impl RunSpec {
         match &self.target {
             Target::Zfs(z) if !self.presampled => match z.config.arc_max {
                 Some(m) => {
-                    let room = data_room(m, self.scenario.pinned_at(0).total());
+                    let room = data_room(m, self.scenario.pinned_most().total());
                     let for_room = (MIN_DATA_BLOCKS * RECORD_BYTES) as f64 / room as f64;
                     let floor = (MIN_ARC_MAX as f64 / m as f64).max(for_room.min(MAX_ROOM_RATE));
                     Some(rate.max(floor)).filter(|&r| r < 1.0)
