@@ -104,7 +104,10 @@ pub(crate) struct WhatifArgs {
     /// Simulate this fraction of the address space (spatial sampling; misses
     /// are scaled back). Default: automatic for a workload above 50 M
     /// requests, at 1 %, raised so that the sample keeps ~2,048 of the blocks
-    /// the workload reads at random.
+    /// the workload reads at random. A cap runs at a higher rate when its
+    /// miniature would be under 64 MiB or have room for fewer than 128 blocks
+    /// of data beside what the ARC holds pinned (up to 50 %; each row's
+    /// sample_rate says).
     #[arg(long, value_name = "R")]
     sample_rate: Option<f64>,
     /// Run each cap on N independent samples (other keys each, 1–16) and
