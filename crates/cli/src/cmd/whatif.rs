@@ -426,6 +426,7 @@ pub(crate) fn run(args: WhatifArgs) -> Result<()> {
         sampling: sampling_note(
             &results,
             args.sample_rate.or(presampled),
+            auto,
             expected,
             presampled.is_some(),
         ),
@@ -475,6 +476,7 @@ fn run_trace(
 fn sampling_note(
     results: &[RunResult],
     asked: Option<f64>,
+    auto: Option<f64>,
     expected: Option<u64>,
     presampled: bool,
 ) -> Option<String> {
@@ -488,9 +490,10 @@ fn sampling_note(
     if !rate.is_finite() {
         return None;
     }
-    // Asked for a rate, every row may have been raised above it: the note
-    // still names the rate asked.
-    let base = asked.filter(|_| !presampled).map_or(rate, |a| a.min(rate));
+    // Every row may have been raised above the rate asked (or chosen
+    // automatically): the note still names that rate.
+    let chosen = if presampled { None } else { asked.or(auto) };
+    let base = chosen.map_or(rate, |a| a.min(rate));
     let raised = if top > base {
         format!(
             "; caps too small at that rate for a 64 MiB miniature with room for {} blocks \
@@ -508,7 +511,7 @@ fn sampling_note(
             "automatic: the workload has ~{} requests, above {}{}",
             output::si(n as f64),
             output::si(AUTO_SAMPLE_ABOVE as f64),
-            if rate > DEFAULT_RATE * 1.000_001 {
+            if base > DEFAULT_RATE * 1.000_001 {
                 format!(
                     "; raised from {} % so that the sample keeps ~{} of the blocks the \
                      workload reads at random, which its error follows",
@@ -599,5 +602,53 @@ mod tests {
         assert_eq!(sc.name, "homelab");
         assert!(sc.pinned.total() > 0);
         assert_eq!(scenario(&args(&[]), None).unwrap().name, "homelab");
+    }
+
+    /// Rows raised above the rate asked or chosen automatically: the note
+    /// names that rate, the highest row's, and the right reason.
+    #[test]
+    fn the_note_names_the_rate_chosen_when_every_row_was_raised() {
+        let row = |r: f64| RunResult {
+            sampled: Some(r),
+            seeds: 1,
+            ..RunResult::default()
+        };
+        let all_raised = [row(0.25), row(0.5)];
+        let asked = sampling_note(&all_raised, Some(0.01), None, None, false).unwrap();
+        assert!(
+            asked.starts_with("sampled: 1.000 % of the address space (as asked")
+                && asked.contains("ran at up to 50.000 %"),
+            "{asked}"
+        );
+        // Automatic at 1 %: not "raised from 1 %" for the blocks read at
+        // random, only for the caps.
+        let auto = sampling_note(&all_raised, None, Some(0.01), Some(60_000_000), false).unwrap();
+        assert!(
+            auto.starts_with("sampled: 1.000 % of the address space (automatic")
+                && !auto.contains("raised from 1 %")
+                && auto.contains("ran at up to 50.000 %"),
+            "{auto}"
+        );
+        // Automatic, raised for the random blocks, one row raised further.
+        let auto = sampling_note(
+            &[row(0.0625), row(0.25)],
+            None,
+            Some(0.0625),
+            Some(60_000_000),
+            false,
+        )
+        .unwrap();
+        assert!(
+            auto.starts_with("sampled: 6.250 %")
+                && auto.contains("raised from 1 %")
+                && auto.contains("ran at up to 25.000 %"),
+            "{auto}"
+        );
+        // A capture sampled when it was taken: its own rate.
+        let cap = sampling_note(&[row(0.01)], Some(0.01), None, None, true).unwrap();
+        assert!(
+            cap.starts_with("sampled: 1.000 %") && !cap.contains("ran at up to"),
+            "{cap}"
+        );
     }
 }
