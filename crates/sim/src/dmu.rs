@@ -56,7 +56,7 @@ pub const INDIRECT_LSIZE: u32 = 1 << (EPBS + 7);
 /// The smallest physical block (ashift 12).
 const SECTOR: u64 = 4096;
 /// `dbuf_cache_shift`: the dbuf cache's target is `c >> 5`.
-const CACHE_SHIFT: u32 = 5;
+pub(crate) const CACHE_SHIFT: u32 = 5;
 /// `dbuf_cache_lowater_pct`.
 const LOWATER_PCT: u64 = 10;
 /// The evict thread's timed wake-up.

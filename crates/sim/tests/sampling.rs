@@ -423,12 +423,7 @@ fn a_cap_that_leaves_data_only_the_dbuf_cache_samples_enough_of_it() {
         "{} {che}",
         full.hit_ratio
     );
-    let specs: Vec<RunSpec> = (0..4)
-        .map(|salt| RunSpec {
-            sample_salt: salt,
-            ..zfs_caps(&sc, &[cap], Some(0.01)).remove(0)
-        })
-        .collect();
+    let specs = whatif::with_seeds(&zfs_caps(&sc, &[cap], Some(0.01)), 4);
     // 128 blocks × 128 KiB ÷ (2 GiB / 32).
     assert_eq!(specs[0].effective_rate(), Some(0.25));
     // At 512 MiB it would take all of it (16 MiB ÷ 16 MiB): a sample at

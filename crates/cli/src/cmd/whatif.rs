@@ -491,9 +491,9 @@ fn sampling_note(
         return None;
     }
     // Every row may have been raised above the rate asked (or chosen
-    // automatically): the note still names that rate.
-    let chosen = if presampled { None } else { asked.or(auto) };
-    let base = chosen.map_or(rate, |a| a.min(rate));
+    // automatically, or a capture's own, which no row exceeds): the note
+    // still names that rate.
+    let base = asked.or(auto).map_or(rate, |a| a.min(rate));
     let raised = if top > base {
         format!(
             "; caps too small at that rate for a 64 MiB miniature with room for {} blocks \

@@ -151,11 +151,14 @@ const RECORD_BYTES: u64 = 128 << 10;
 
 /// What a full-size ARC capped at `arc_max` with `pinned` bytes it cannot
 /// evict (the most of the run, [`Scenario::pinned_most`]) has room for in
-/// data: what the cap leaves above the pinned bytes,
-/// and never less than the dbuf cache in front of it (`arc_max` / 32,
-/// `dbuf_cache_shift`), which holds data when the cap leaves none.
+/// data: what the cap leaves above the pinned bytes, and never less than
+/// the dbuf cache in front of it (`arc_max` / 32, `dbuf_cache_shift`, the
+/// DMU layer's), which holds data when the cap leaves none.
 pub fn data_room(arc_max: u64, pinned: u64) -> u64 {
-    arc_max.saturating_sub(pinned).max(arc_max >> 5).max(1)
+    arc_max
+        .saturating_sub(pinned)
+        .max(arc_max >> crate::dmu::CACHE_SHIFT)
+        .max(1)
 }
 
 /// The most independent samples [`with_seeds`] makes of one run.
