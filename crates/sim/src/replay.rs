@@ -26,6 +26,16 @@ use std::time::{Duration, Instant};
 /// Requests per batch handed from the decoder to the policies.
 pub const DEFAULT_BATCH: usize = 1 << 16;
 
+/// The most requests per batch when [`replay`] decodes and replays on one
+/// thread: 4,096
+/// requests (96 KiB) are still in the core's L2 cache when the replay reads
+/// them after their copy out of the trace's clock, where a 1.5 MiB batch has
+/// to come back from L3 (`farm-bench -n 20`, issue 16's trace, whole-process
+/// CPU 0.97x at 1 and 4 GiB; docs/bench.md). Threads keep the large batch:
+/// each batch is a round they synchronise on. (`whatif` keeps it either way:
+/// its progress is counted per batch, the same with any number of threads.)
+pub const SERIAL_BATCH: usize = 1 << 12;
+
 /// What a job replays through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
@@ -333,7 +343,13 @@ pub fn replay<E>(
         .cloned()
         .map(|j| Runner::new(j, cfg.object_mode, cfg.expected_objects))
         .collect();
-    drive(&mut runners, cfg.threads, cfg.batch, next_batch, progress)?;
+    let serial = cfg.threads.clamp(1, jobs.len().max(1)) == 1;
+    let batch = if serial {
+        cfg.batch.min(SERIAL_BATCH)
+    } else {
+        cfg.batch
+    };
+    drive(&mut runners, cfg.threads, batch, next_batch, progress)?;
     Ok(runners.into_iter().map(Runner::finish).collect())
 }
 
