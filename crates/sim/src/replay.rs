@@ -27,13 +27,13 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_BATCH: usize = 1 << 16;
 
 /// The most requests per batch when [`replay`] decodes and replays on one
-/// thread: 4,096
-/// requests (96 KiB) are still in the core's L2 cache when the replay reads
-/// them after their copy out of the trace's clock, where a 1.5 MiB batch has
-/// to come back from L3 (`farm-bench -n 20`, issue 16's trace, whole-process
-/// CPU 0.97x at 1 and 4 GiB; docs/bench.md). Threads keep the large batch:
-/// each batch is a round they synchronise on. (`whatif` keeps it either way:
-/// its progress is counted per batch, the same with any number of threads.)
+/// thread: 4,096 requests (96 KiB) are still in the core's L2 cache when the
+/// replay reads them after their copy out of the trace's clock, where a
+/// 1.5 MiB batch comes back from L3 (`farm-bench -n 20`, issue 16's trace,
+/// whole-process CPU 0.97x at 1 and 4 GiB; docs/bench.md). Threads keep
+/// [`DEFAULT_BATCH`]: each batch is a round they synchronise on. `whatif`
+/// keeps it on any number of threads (its progress, counted per batch, is
+/// then the same on one thread as on several).
 pub const SERIAL_BATCH: usize = 1 << 12;
 
 /// What a job replays through.

@@ -666,19 +666,16 @@ impl ArcCache {
     /// tail's table bucket (a ghost is removed from the table).
     #[inline(always)]
     pub(super) fn warm_tail(&self, l: usize, s: usize, ghost: bool) {
-        let t = self.lists[l].tail(s);
-        if let Some(n) = self.ix.nodes.get(t as usize) {
-            self.ix.prefetch_slot(n.prev);
-            crate::slab::prefetch(self.atime.as_ptr().wrapping_add(t as usize));
-            if ghost {
-                self.ix.prefetch_bucket(hash_key(n.key));
-            }
+        let before = self.warm_ahead(self.lists[l].tail(s), ghost);
+        if before != NIL {
+            self.ix.prefetch_slot(before);
         }
     }
 
     /// One step of a walk ahead of the eviction (no effect on results):
-    /// start loading what evicting node `i` will read and return the node
-    /// after it ([`NIL`] from `NIL`).
+    /// start loading what evicting node `i` reads beyond its node (its
+    /// access time; on a ghost list its table bucket) and return the node
+    /// evicted after it, the one before it on its list ([`NIL`] from `NIL`).
     #[inline(always)]
     pub(super) fn warm_ahead(&self, i: u32, ghost: bool) -> u32 {
         match self.ix.nodes.get(i as usize) {

@@ -201,11 +201,11 @@ impl ArcCache {
                     break;
                 }
                 let s = (start + k) % n;
+                let t = (s + 1) % n;
                 let mut i = marker[s];
                 let mut batch = BATCH_LIMIT;
                 while i != NIL && batch > 0 && done < goal {
                     let prev = self.ix.nodes[i as usize].prev;
-                    let t = (s + 1) % n;
                     if walk && left[t] > 0 {
                         left[t] -= 1;
                         ahead[t] = self.warm_ahead(ahead[t], ghost);
