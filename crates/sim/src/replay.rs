@@ -36,6 +36,12 @@ pub const DEFAULT_BATCH: usize = 1 << 16;
 /// then the same on one thread as on several).
 pub const SERIAL_BATCH: usize = 1 << 12;
 
+/// The threads [`drive`] replays `sinks` sinks on when given `threads`: at
+/// least one, at most one a sink.
+fn workers(threads: usize, sinks: usize) -> usize {
+    threads.clamp(1, sinks.max(1))
+}
+
 /// What a job replays through.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
@@ -235,7 +241,7 @@ pub fn drive<S: Sink, E>(
     mut progress: impl FnMut(u64),
 ) -> Result<u64, E> {
     let batch = batch.max(1);
-    let threads = threads.clamp(1, sinks.len().max(1));
+    let threads = workers(threads, sinks.len());
     let mut decoded = 0u64;
     if threads == 1 {
         let mut buf = Vec::with_capacity(batch);
@@ -343,8 +349,7 @@ pub fn replay<E>(
         .cloned()
         .map(|j| Runner::new(j, cfg.object_mode, cfg.expected_objects))
         .collect();
-    let serial = cfg.threads.clamp(1, jobs.len().max(1)) == 1;
-    let batch = if serial {
+    let batch = if workers(cfg.threads, jobs.len()) == 1 {
         cfg.batch.min(SERIAL_BATCH)
     } else {
         cfg.batch

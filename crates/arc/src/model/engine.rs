@@ -666,10 +666,8 @@ impl ArcCache {
     /// tail's table bucket (a ghost is removed from the table).
     #[inline(always)]
     pub(super) fn warm_tail(&self, l: usize, s: usize, ghost: bool) {
-        let before = self.warm_ahead(self.lists[l].tail(s), ghost);
-        if before != NIL {
-            self.ix.prefetch_slot(before);
-        }
+        self.ix
+            .prefetch_slot(self.warm_ahead(self.lists[l].tail(s), ghost));
     }
 
     /// One step of a walk ahead of the eviction (no effect on results):

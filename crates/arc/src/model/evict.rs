@@ -177,18 +177,11 @@ impl ArcCache {
         }
         // A walk ahead of the eviction (a memory hint, no effect on results):
         // while one sublist is evicted, the chain of nodes of the sublist
-        // after it is loaded alongside, a node per header visited, up to a
-        // batch and a little beyond its marker, so that two chains of
-        // dependent loads are in flight instead of one. (Two or three
-        // sublists walked at once measured no better: docs/bench.md.)
-        const STEPS: u8 = BATCH_LIMIT as u8 + 2;
-        let mut ahead = [NIL; 16];
-        let mut left = [0u8; 16];
-        let walk = n > 1 && n <= ahead.len();
-        if walk {
-            ahead[..n].copy_from_slice(marker);
-            left[..n].fill(STEPS);
-        }
+        // visited after it is loaded alongside from its marker, a node per
+        // header visited, up to a batch and a little beyond, so that two
+        // chains of dependent loads are in flight instead of one. (Two or
+        // three sublists walked at once measured no better: docs/bench.md.)
+        const STEPS: u32 = BATCH_LIMIT + 2;
         let ghost = st.is_ghost();
         let mut done = 0u64;
         let mut rounds = 0u64;
@@ -201,14 +194,15 @@ impl ArcCache {
                     break;
                 }
                 let s = (start + k) % n;
-                let t = (s + 1) % n;
+                let mut ahead = marker[(s + 1) % n];
+                let mut steps = STEPS;
                 let mut i = marker[s];
                 let mut batch = BATCH_LIMIT;
                 while i != NIL && batch > 0 && done < goal {
                     let prev = self.ix.nodes[i as usize].prev;
-                    if walk && left[t] > 0 {
-                        left[t] -= 1;
-                        ahead[t] = self.warm_ahead(ahead[t], ghost);
+                    if steps > 0 {
+                        steps -= 1;
+                        ahead = self.warm_ahead(ahead, ghost);
                     }
                     let e = self.evict_hdr(i, st);
                     if e > 0 {
@@ -219,10 +213,6 @@ impl ArcCache {
                     i = prev;
                 }
                 marker[s] = i;
-                if walk {
-                    ahead[s] = i;
-                    left[s] = STEPS;
-                }
             }
             if round == 0 {
                 break;
