@@ -405,9 +405,11 @@ impl Zfetch {
         // a stream within `window + nblks` blocks of the access. A random read
         // usually has none: one branch-free pass over the positions then
         // stands for both searches and their unpredictable branches.
+        // The slots, not the list: `near` is the same in any order, and a
+        // slot off the list (kept for its in-flight prefetches) is skipped.
         let reach = window + nblks;
-        let near = fs.list.iter().fold(false, |any, &s| {
-            any | (blkid.abs_diff(fs.slots[s as usize].stream.blkid) <= reach)
+        let near = fs.slots.iter().fold(false, |any, slot| {
+            any | (slot.in_list & (blkid.abs_diff(slot.stream.blkid) <= reach))
         });
         let mut found = None;
         for &s in fs.list.iter().filter(|_| near) {
