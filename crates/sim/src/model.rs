@@ -36,10 +36,10 @@
 use crate::dmu::Dmu;
 use crate::sample::SpatialSampler;
 use arclab_arc::model::{ArcCache, ArcConfig, ArcStats, Outcome, ReadFlags};
-use arclab_arc::slab::hash_key;
+use arclab_arc::slab::{KeyMap, hash_key};
 use arclab_arc::zfetch::{FileInfo, PrefetchIo, Zfetch, ZfetchConfig, ZfetchStats};
 use arclab_arc::{Kind, Op, Release, Request, block_key, key_blkid, key_file, key_level};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 /// Block ids of a [`block_key`] are 40 bits wide.
 const BLKID_MASK: u64 = (1 << 40) - 1;
@@ -224,7 +224,7 @@ pub struct ZfsArc {
     zfetch: Option<Zfetch>,
     ios: Vec<PrefetchIo>,
     inflight: VecDeque<(u64, PrefetchIo)>,
-    files: HashMap<u32, FileInfo>,
+    files: KeyMap<u32, FileInfo>,
     /// The file of the previous read (most traces read one file at a time).
     last_file: Option<(u32, FileInfo)>,
     block_keys: bool,
@@ -284,7 +284,7 @@ impl ZfsArc {
             zfetch,
             ios: Vec::with_capacity(64),
             inflight: VecDeque::with_capacity(1024),
-            files: HashMap::new(),
+            files: KeyMap::default(),
             last_file: None,
             block_keys: spec.block_keys,
             latency_ns,
