@@ -298,6 +298,12 @@ def model_latency_us(how, o, floor_us):
     return int(o.get(f"result.read_latency_us_{how}", floor_us))
 
 
+def seed_args(k):
+    """The model's arguments for draw `k` of its eviction bursts' random
+    sublists (0: the draw every run made before `--model-seeds`)."""
+    return ("--tunable", f"sublist_seed={k}") if k else ()
+
+
 def oracle_metrics(o):
     n = o["config.requests"]
     hits, misses = o["delta.hits"], o["delta.misses"]
@@ -340,16 +346,20 @@ def print_tables(rows, out=sys.stdout):
         p = lambda s="": print(s, file=out)  # noqa: E731
         p(f"### OpenZFS {release}: demand-data hit ratio, oracle vs model")
         p()
+        draws = max(len(r["model"]) for r in rr) > 1
         p("| trace | cap | prefetch | oracle mean | oracle min-max | model "
-          "| error (pts) | outside spread (pts) |")
-        p("|---|---|---|---|---|---|---|---|")
+          + ("| model min-max " if draws else "")
+          + "| error (pts) | outside spread (pts) |")
+        p("|---|---|---|---|---|---|---|---|" + ("---|" if draws else ""))
         for r in rr:
             o = [x["ddhr"] for x in r["oracle"]]
-            m = mean([x["ddhr"] for x in r["model"]])
+            ms = [x["ddhr"] for x in r["model"]]
+            m = mean(ms)
             lo, hi = min(o), max(o)
             outside = max(lo - m, m - hi, 0.0)
+            spread = f"{min(ms):.4f}-{max(ms):.4f} | " if draws else ""
             p(f"| {r['trace']} | {cap_label(r['cap'])} | {r['pf']} | "
-              f"{mean(o):.4f} | {lo:.4f}-{hi:.4f} | {m:.4f} | "
+              f"{mean(o):.4f} | {lo:.4f}-{hi:.4f} | {m:.4f} | {spread}"
               f"{(m - mean(o)) * 100:+.2f} | {outside * 100:.2f} |")
         p()
         p("MAE of the demand-data hit ratio (model vs oracle mean), per trace, "
@@ -449,18 +459,21 @@ def from_fixtures(a):
                                 os.path.join(d, "requests.csv.zst"),
                                 "-o", csv], check=True)
                 n = runs[0]["config.requests"]
-                m = run_model(a.arclab, csv, release, meta["ram"],
-                              meta["cap"], meta["prefetch"],
-                              runs[0]["config.nblocks"],
-                              [*held(runs[0]),
-                               *latency(model_latency_us(
-                                   a.model_latency, runs[0],
-                                   meta.get("device_latency_us", 0))),
-                               *a.model_arg])
+                models = []
+                for k in range(a.model_seeds):
+                    m = run_model(a.arclab, csv, release, meta["ram"],
+                                  meta["cap"], meta["prefetch"],
+                                  runs[0]["config.nblocks"],
+                                  [*held(runs[0]),
+                                   *latency(model_latency_us(
+                                       a.model_latency, runs[0],
+                                       meta.get("device_latency_us", 0))),
+                                   *seed_args(k), *a.model_arg])
+                    models.append(model_metrics(m, n))
                 rows.append({"release": release, "trace": trace,
                              "cap": meta["cap"], "pf": meta["prefetch"],
                              "oracle": [oracle_metrics(o) for o in runs],
-                             "model": [model_metrics(m, n)]})
+                             "model": models})
     print_tables(rows)
 
 
@@ -494,6 +507,13 @@ def main():
                          "--from-fixtures), or the floor it was given; "
                          "runs without a measurement use the floor, and "
                          "no floor the model's default")
+    ap.add_argument("--model-seeds", type=int, default=1,
+                    help="replay the model this many times per oracle run, "
+                         "each with its own draw of the sublists its "
+                         "eviction bursts start from (arclab's "
+                         "sublist_seed 0, 1, ...), as arc.c's runs draw "
+                         "theirs; the table gives their mean and min-max "
+                         "(default 1: seed 0 only)")
     ap.add_argument("--fixtures", help="write fixtures under this dir")
     ap.add_argument("--from-fixtures",
                     help="no oracle: model vs recorded fixtures")
@@ -501,6 +521,8 @@ def main():
                     help="extra argument for arclab sim (repeat), e.g. "
                          "--model-arg=--indirect-reads=off")
     a = ap.parse_args()
+    if not 1 <= a.model_seeds <= 1000:
+        ap.error("--model-seeds must be 1 to 1000")
     if a.from_fixtures:
         return from_fixtures(a)
     if not a.oracle or not a.work:
@@ -557,20 +579,21 @@ def main():
                             with open(txt + ".tmp", "w") as f:
                                 f.write(out)
                             os.replace(txt + ".tmp", txt)
-                        m = run_model(a.arclab, csv, release, a.ram, cap, pf,
-                                      o["config.nblocks"],
-                                      [*held(o),
-                                       *latency(model_latency_us(
-                                           a.model_latency, o,
-                                           a.device_latency_us)),
-                                       *a.model_arg])
+                        for seed in range(a.model_seeds):
+                            m = run_model(a.arclab, csv, release, a.ram, cap,
+                                          pf, o["config.nblocks"],
+                                          [*held(o),
+                                           *latency(model_latency_us(
+                                               a.model_latency, o,
+                                               a.device_latency_us)),
+                                           *seed_args(seed), *a.model_arg])
+                            mod.append(model_metrics(m, len(ids)))
                         print(f"{tag} run {k}: {time.time() - t0:.1f} s, "
                               f"oracle {o['result.hit_ratio']:.4f} model "
                               f"{m['demand_data_hits'] / len(ids):.4f}",
                               file=sys.stderr)
                         runs.append(o)
                         orc.append(oracle_metrics(o))
-                        mod.append(model_metrics(m, len(ids)))
                     rows.append({"release": release, "trace": trace,
                                  "cap": cap, "pf": pf, "oracle": orc,
                                  "model": mod})

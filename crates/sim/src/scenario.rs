@@ -317,6 +317,7 @@ pub const TUNABLES: &[&str] = &[
     "shrinker_limit",
     "reclaim_period_ms",
     "evict_delay_ns",
+    "sublist_seed",
 ];
 
 fn canonical_tunable(name: &str) -> &str {
@@ -375,6 +376,7 @@ fn set_tunable(t: &mut Tunables, name: &str, v: u64) -> bool {
         "shrinker_limit" => t.shrinker_limit_pages = v,
         "reclaim_period_ms" => t.reclaim_period_ms = v,
         "evict_delay_ns" => t.evict_delay_ns = v.min(MAX_EVICT_DELAY_NS),
+        "sublist_seed" => t.sublist_seed = v,
         _ => return false,
     }
     true

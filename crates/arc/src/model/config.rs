@@ -83,6 +83,12 @@ pub struct Tunables {
     /// paths, still evict at once.
     #[cfg_attr(feature = "serde", serde(default))]
     pub evict_delay_ns: u64,
+    /// Model parameter, not a kernel tunable: mixed into the draw of the
+    /// sublist an eviction burst starts from (`multilist_get_random_index`),
+    /// so that runs with different seeds are different draws, as arc.c's
+    /// runs are. 0 (the default) is the draw every earlier release made.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sublist_seed: u64,
 }
 
 impl Tunables {
@@ -120,6 +126,7 @@ impl Default for Tunables {
             reclaim_period_ms: 100,
             multilist_sublists: 4,
             evict_delay_ns: 2_000_000,
+            sublist_seed: 0,
         }
     }
 }

@@ -651,7 +651,11 @@ impl ArcCache {
         if n <= 1 {
             return 0;
         }
-        let history = hash_key(self.s.model_evicted_bytes ^ self.s.deleted.rotate_left(32));
+        let history = hash_key(
+            self.s.model_evicted_bytes
+                ^ self.s.deleted.rotate_left(32)
+                ^ self.t.sublist_seed.rotate_left(48),
+        );
         let x = hash_key(
             history ^ u64::from(ml.len) ^ ml.bytes.rotate_left(21) ^ (l as u64) << 58 ^ salt,
         );
