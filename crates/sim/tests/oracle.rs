@@ -441,7 +441,8 @@ fn model_matches_the_paced_arc_within_stated_tolerances() {
 /// prefetch span 2.4–5.1 points of demand-data hit ratio (the fixtures'
 /// `oracle-run*.json`; nothing else varies there). The model's draws with
 /// `sublist_seed` 0–7 must spread too, by at least half arc.c's span, over a
-/// range that meets arc.c's; seed 0 is the model's default draw.
+/// range that meets arc.c's (seed 0, the default draw, is what
+/// `model_matches_the_paced_arc_within_stated_tolerances` checks).
 #[test]
 fn the_sublist_draws_spread_as_the_real_arc_runs_do() {
     let all = fixtures(paced_root());
@@ -468,12 +469,6 @@ fn the_sublist_draws_spread_as_the_real_arc_runs_do() {
         println!(
             "{} {} 192M off: oracle {lo:.4}..{hi:.4}, model draws {mlo:.4}..{mhi:.4}",
             f.release, f.trace
-        );
-        assert_eq!(
-            draws[0],
-            replay(f).demand_data_hits as f64 / n,
-            "{}: seed 0 is the default draw",
-            f.dir.display()
         );
         assert!(
             mhi - mlo >= 0.5 * (hi - lo),
