@@ -5,9 +5,10 @@ Zipf(0.9) over 2 M objects whose sizes are ZFS block sizes 4-128 KiB (a power of
 object, uniform over the six sizes), with 15 % of the requests replaced by sequential one-pass
 scans of fresh, consecutive ids (128 KiB blocks, 2,048 blocks = 256 MiB per scan). Replayed as
 it is, the ids are blocks of one file, whose eight prefetch streams the random reads keep busy, so
-the scans get none (~20 prefetch reads in 5 M requests); `--blocks-per-file 2048` cuts the ids into files
-of 2,048 blocks, the scans run through files of their own and the prefetcher works (bench/zfs_speed.py runs both). The clock runs at 22,000
-requests/s (the blog's busy host), written as oracleGeneral (the format libCacheSim reads too).
+the scans get none (~20 prefetch reads in 5 M requests); `--blocks-per-file 2048` cuts the ids
+into files of 2,048 blocks, the scans run through files of their own and the prefetcher works
+(bench/zfs_speed.py runs both). The clock runs at 22,000 requests/s (the blog's busy host),
+written as oracleGeneral (the format libCacheSim reads too).
 
     python3 bench/gen_zfs_trace.py OUT.oracleGeneral.bin [--requests 5000000] [--seed 7]
 

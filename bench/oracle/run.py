@@ -579,18 +579,18 @@ def main():
                             with open(txt + ".tmp", "w") as f:
                                 f.write(out)
                             os.replace(txt + ".tmp", txt)
-                        for seed in range(a.model_seeds):
-                            m = run_model(a.arclab, csv, release, a.ram, cap,
-                                          pf, o["config.nblocks"],
-                                          [*held(o),
-                                           *latency(model_latency_us(
-                                               a.model_latency, o,
-                                               a.device_latency_us)),
-                                           *seed_args(seed), *a.model_arg])
-                            mod.append(model_metrics(m, len(ids)))
+                        draws = [run_model(a.arclab, csv, release, a.ram, cap,
+                                           pf, o["config.nblocks"],
+                                           [*held(o),
+                                            *latency(model_latency_us(
+                                                a.model_latency, o,
+                                                a.device_latency_us)),
+                                            *seed_args(seed), *a.model_arg])
+                                 for seed in range(a.model_seeds)]
+                        mod += [model_metrics(m, len(ids)) for m in draws]
                         print(f"{tag} run {k}: {time.time() - t0:.1f} s, "
                               f"oracle {o['result.hit_ratio']:.4f} model "
-                              f"{m['demand_data_hits'] / len(ids):.4f}",
+                              f"{draws[0]['demand_data_hits'] / len(ids):.4f}",
                               file=sys.stderr)
                         runs.append(o)
                         orc.append(oracle_metrics(o))
