@@ -304,6 +304,14 @@ def seed_args(k):
     return ("--tunable", f"sublist_seed={k}") if k else ()
 
 
+def model_args(a, o, floor_us, seed):
+    """`arclab sim`'s arguments beyond the replay for oracle run `o` (its
+    counters) and the model's draw `seed`: the harness's held dnodes and
+    bonus buffers, the model's device latency, the draw, `--model-arg`."""
+    return [*held(o), *latency(model_latency_us(a.model_latency, o, floor_us)),
+            *seed_args(seed), *a.model_arg]
+
+
 def oracle_metrics(o):
     n = o["config.requests"]
     hits, misses = o["delta.hits"], o["delta.misses"]
@@ -464,11 +472,9 @@ def from_fixtures(a):
                     m = run_model(a.arclab, csv, release, meta["ram"],
                                   meta["cap"], meta["prefetch"],
                                   runs[0]["config.nblocks"],
-                                  [*held(runs[0]),
-                                   *latency(model_latency_us(
-                                       a.model_latency, runs[0],
-                                       meta.get("device_latency_us", 0))),
-                                   *seed_args(k), *a.model_arg])
+                                  model_args(a, runs[0],
+                                             meta.get("device_latency_us", 0),
+                                             k))
                     models.append(model_metrics(m, n))
                 rows.append({"release": release, "trace": trace,
                              "cap": meta["cap"], "pf": meta["prefetch"],
@@ -581,11 +587,9 @@ def main():
                             os.replace(txt + ".tmp", txt)
                         draws = [run_model(a.arclab, csv, release, a.ram, cap,
                                            pf, o["config.nblocks"],
-                                           [*held(o),
-                                            *latency(model_latency_us(
-                                                a.model_latency, o,
-                                                a.device_latency_us)),
-                                            *seed_args(seed), *a.model_arg])
+                                           model_args(a, o,
+                                                      a.device_latency_us,
+                                                      seed))
                                  for seed in range(a.model_seeds)]
                         mod += [model_metrics(m, len(ids)) for m in draws]
                         print(f"{tag} run {k}: {time.time() - t0:.1f} s, "
