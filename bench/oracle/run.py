@@ -372,11 +372,14 @@ def print_tables(rows, out=sys.stdout):
         p()
         p("MAE of the demand-data hit ratio (model vs oracle mean), per trace, "
           "and of the demand-data miss ratio (demand reads that went to the "
-          "disk: neither a hit nor an iohit):")
+          "disk: neither a hit nor an iohit); `paired`: each oracle run "
+          "against the model on that run's clock (the runs the model "
+          "replayed):")
         p()
         p("| trace | MAE prefetch off | MAE prefetch on | MAE all | max abs "
-          "| miss MAE off | miss MAE on | miss MAE all |")
-        p("|---|---|---|---|---|---|---|---|")
+          "| miss MAE off | miss MAE on | miss MAE all | paired off "
+          "| paired on |")
+        p("|---|---|---|---|---|---|---|---|---|---|")
         traces = []
         for r in rr:
             if r["trace"] not in traces:
@@ -388,12 +391,21 @@ def print_tables(rows, out=sys.stdout):
                 return abs(mean([x[key] for x in r["model"]]) -
                            mean([x[key] for x in r["oracle"]]))
 
-            def mae(pf, key="ddhr"):
-                e = [err(r, key) for r in sel if pf in (None, r["pf"])]
+            def paired(r, key="ddhr"):
+                e = [abs(mean([x[key] for x in r["model"]
+                               if x.get("run") == o.get("run")]) - o[key])
+                     for o in r["oracle"]
+                     if any(x.get("run") == o.get("run")
+                            for x in r["model"])]
+                return mean(e) if e else err(r, key)
+
+            def mae(pf, key="ddhr", f=err):
+                e = [f(r, key) for r in sel if pf in (None, r["pf"])]
                 return f"{mean(e):.4f}" if e else "-"
             p(f"| {t} | {mae('off')} | {mae('on')} | {mae(None)} | "
               f"{max(err(r) for r in sel):.4f} | {mae('off', 'ddmr')} | "
-              f"{mae('on', 'ddmr')} | {mae(None, 'ddmr')} |")
+              f"{mae('on', 'ddmr')} | {mae(None, 'ddmr')} | "
+              f"{mae('off', f=paired)} | {mae('on', f=paired)} |")
         p()
         p("Other counters: oracle mean -> model mean (relative error). Sizes "
           "in MiB at the end of the replay; hit counts over the replay; "
@@ -421,7 +433,16 @@ def print_tables(rows, out=sys.stdout):
 
 # ---------------------------------------------------------------- main
 
-def write_fixture(fixdir, release, trace, cap, pf, runs, csv0, meta):
+def clock_name(k):
+    """The fixture file with oracle run `k`'s requests and issue times (run
+    1's is `requests.csv.zst`, the name fixtures had before every run's
+    clock was kept)."""
+    return "requests.csv.zst" if k == 1 else f"requests-run{k}.csv.zst"
+
+
+def write_fixture(fixdir, release, trace, cap, pf, runs, csvs, meta):
+    """Write one configuration's fixture: each run's counters and clock
+    (`csvs[k - 1]`, run k's `-o` CSV), then its config."""
     d = os.path.join(fixdir, release, trace, f"{cap_label(cap)}-pf{pf}")
     os.makedirs(d, exist_ok=True)
     for i, o in enumerate(runs, 1):
@@ -430,9 +451,11 @@ def write_fixture(fixdir, release, trace, cap, pf, runs, csv0, meta):
             json.dump(keep_oracle(o), f, indent=0, sort_keys=True)
             f.write("\n")
         os.replace(tmp, os.path.join(d, f"oracle-run{i}.json"))
-    tmp = os.path.join(d, ".requests.csv.zst.tmp")
-    subprocess.run(["zstd", "-q", "-f", "-19", csv0, "-o", tmp], check=True)
-    os.replace(tmp, os.path.join(d, "requests.csv.zst"))
+    for k, csv in enumerate(csvs, 1):
+        tmp = os.path.join(d, "." + clock_name(k) + ".tmp")
+        subprocess.run(["zstd", "-q", "-f", "-19", csv, "-o", tmp],
+                       check=True)
+        os.replace(tmp, os.path.join(d, clock_name(k)))
     tmp = os.path.join(d, ".config.json.tmp")
     with open(tmp, "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
@@ -462,23 +485,31 @@ def from_fixtures(a):
                     runs.append(json.load(
                         open(os.path.join(d, f"oracle-run{i}.json"))))
                     i += 1
-                csv = os.path.join(work, "fixture.csv")
-                subprocess.run(["zstd", "-q", "-d", "-f",
-                                os.path.join(d, "requests.csv.zst"),
-                                "-o", csv], check=True)
                 n = runs[0]["config.requests"]
+                # Each run on its own clock (and measured latency) where the
+                # fixture kept it, as the live matrix replays them; a set
+                # that kept run 1's clock only replays run 1.
+                own = [k for k in range(1, len(runs) + 1)
+                       if os.path.exists(os.path.join(d, clock_name(k)))]
                 models = []
-                for k in range(a.model_seeds):
-                    m = run_model(a.arclab, csv, release, meta["ram"],
-                                  meta["cap"], meta["prefetch"],
-                                  runs[0]["config.nblocks"],
-                                  model_args(a, runs[0],
-                                             meta.get("device_latency_us", 0),
-                                             k))
-                    models.append(model_metrics(m, n))
+                for k in own:
+                    csv = os.path.join(work, "fixture.csv")
+                    subprocess.run(["zstd", "-q", "-d", "-f",
+                                    os.path.join(d, clock_name(k)),
+                                    "-o", csv], check=True)
+                    for seed in range(a.model_seeds):
+                        m = run_model(a.arclab, csv, release, meta["ram"],
+                                      meta["cap"], meta["prefetch"],
+                                      runs[k - 1]["config.nblocks"],
+                                      model_args(a, runs[k - 1],
+                                                 meta.get("device_latency_us",
+                                                          0),
+                                                 seed))
+                        models.append(dict(model_metrics(m, n), run=k))
                 rows.append({"release": release, "trace": trace,
                              "cap": meta["cap"], "pf": meta["prefetch"],
-                             "oracle": [oracle_metrics(o) for o in runs],
+                             "oracle": [dict(oracle_metrics(o), run=k)
+                                        for k, o in enumerate(runs, 1)],
                              "model": models})
     print_tables(rows)
 
@@ -591,13 +622,14 @@ def main():
                                                       a.device_latency_us,
                                                       seed))
                                  for seed in range(a.model_seeds)]
-                        mod += [model_metrics(m, len(ids)) for m in draws]
+                        mod += [dict(model_metrics(m, len(ids)), run=k)
+                                for m in draws]
                         print(f"{tag} run {k}: {time.time() - t0:.1f} s, "
                               f"oracle {o['result.hit_ratio']:.4f} model "
                               f"{draws[0]['demand_data_hits'] / len(ids):.4f}",
                               file=sys.stderr)
                         runs.append(o)
-                        orc.append(oracle_metrics(o))
+                        orc.append(dict(oracle_metrics(o), run=k))
                     rows.append({"release": release, "trace": trace,
                                  "cap": cap, "pf": pf, "oracle": orc,
                                  "model": mod})
@@ -611,10 +643,13 @@ def main():
                                 "oracle_cmd": " ".join(cmd[3:]).replace(
                                     a.work + "/", "").replace(
                                     f"-run{a.runs}.csv", "-runK.csv"),
-                                "clock": "requests.csv is run 1's"}
+                                "clock": "requests.csv is run 1's, "
+                                         "requests-runK.csv run K's"}
                         write_fixture(a.fixtures, release, trace, cap, pf,
-                                      runs, os.path.join(
-                                          a.work, f"{tag}-run1.csv"), meta)
+                                      runs, [os.path.join(
+                                          a.work, f"{tag}-run{k}.csv")
+                                          for k in range(1, a.runs + 1)],
+                                      meta)
                     with open(os.path.join(a.work, "rows.json"), "w") as f:
                         json.dump(rows, f)
     print(f"matrix took {time.time() - t_start:.0f} s", file=sys.stderr)
