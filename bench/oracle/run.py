@@ -374,12 +374,14 @@ def print_tables(rows, out=sys.stdout):
           "and of the demand-data miss ratio (demand reads that went to the "
           "disk: neither a hit nor an iohit); `paired`: each oracle run "
           "against the model on that run's clock (the runs the model "
-          "replayed):")
+          "replayed); `s.e.`: the standard error of the oracle's mean over "
+          "its runs, averaged over the rows (below it, an error is within "
+          "what the oracle's own runs can tell):")
         p()
         p("| trace | MAE prefetch off | MAE prefetch on | MAE all | max abs "
           "| miss MAE off | miss MAE on | miss MAE all | paired off "
-          "| paired on |")
-        p("|---|---|---|---|---|---|---|---|---|---|")
+          "| paired on | s.e. off | s.e. on |")
+        p("|---|---|---|---|---|---|---|---|---|---|---|---|")
         traces = []
         for r in rr:
             if r["trace"] not in traces:
@@ -399,13 +401,22 @@ def print_tables(rows, out=sys.stdout):
                             for x in r["model"])]
                 return mean(e) if e else err(r, key)
 
+            def stderr(r, key="ddhr"):
+                o = [x[key] for x in r["oracle"]]
+                if len(o) < 2:
+                    return 0.0
+                m = mean(o)
+                var = sum((v - m) ** 2 for v in o) / (len(o) - 1)
+                return (var / len(o)) ** 0.5
+
             def mae(pf, key="ddhr", f=err):
                 e = [f(r, key) for r in sel if pf in (None, r["pf"])]
                 return f"{mean(e):.4f}" if e else "-"
             p(f"| {t} | {mae('off')} | {mae('on')} | {mae(None)} | "
               f"{max(err(r) for r in sel):.4f} | {mae('off', 'ddmr')} | "
               f"{mae('on', 'ddmr')} | {mae(None, 'ddmr')} | "
-              f"{mae('off', f=paired)} | {mae('on', f=paired)} |")
+              f"{mae('off', f=paired)} | {mae('on', f=paired)} | "
+              f"{mae('off', f=stderr)} | {mae('on', f=stderr)} |")
         p()
         p("Other counters: oracle mean -> model mean (relative error). Sizes "
           "in MiB at the end of the replay; hit counts over the replay; "
