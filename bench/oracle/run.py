@@ -19,7 +19,8 @@ OpenZFS (see bench/oracle/README.md and docs/oracle.md for how to build one).
 For each (release, trace, cap, prefetch) the oracle replays the trace --runs
 times (a fresh process each time: its evict and reap threads run on the
 wall clock, so runs differ a little). Every run writes the issue time of
-each request; arclab replays that run's CSV. The table shows the oracle's
+each request; arclab replays that run's CSV (and `--fixtures` keeps every
+run's: requests.csv.zst for run 1, requests-runK.csv.zst for run K). The table shows the oracle's
 mean and min-max over the runs and the model's mean.
 """
 import argparse

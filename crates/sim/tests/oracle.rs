@@ -6,7 +6,9 @@
 //! `docs/oracle.md`, `bench/oracle/run.py`).
 //!
 //! Each fixture is replayed here through the model on the same requests and
-//! the same clock, exactly as `arclab sim --policy zfs-arc` does (the CSV
+//! the same clock (every run's own clock where the fixture kept it,
+//! `data/oracle-paced-2/`; run 1's in the older sets), exactly as
+//! `arclab sim --policy zfs-arc` does (the CSV
 //! reader, then the trace clock adapter `arclab sim` uses, then `ZfsArc`), and the model's
 //! demand-data hit ratio must lie within the oracle's own run-to-run range
 //! (min–max over its runs) widened by the tolerance stated per trace in
