@@ -309,29 +309,29 @@ struct Tolerances {
     zfetch: f64,
 }
 
-/// The oracle's min–max over its runs of `key` (scaled by `scale`).
-fn run_range(f: &Fixture, key: &str, scale: f64, path: &Path) -> (f64, f64) {
-    f.runs
-        .iter()
-        .map(|r| num(r, key, path) * scale)
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        })
+/// The oracle's `key` in each of its runs (scaled by `scale`).
+fn run_values<'a>(
+    f: &'a Fixture,
+    key: &'a str,
+    scale: f64,
+    path: &'a Path,
+) -> impl Iterator<Item = f64> + 'a {
+    f.runs.iter().map(move |r| num(r, key, path) * scale)
 }
 
-/// One replay of [`check`]: fixture `all[fixture]` on one run's clock, and
-/// the model's demand-data hit ratio.
-struct Replayed {
-    fixture: usize,
-    hit_ratio: f64,
+/// The oracle's min–max over its runs of `key` (scaled by `scale`).
+fn run_range(f: &Fixture, key: &str, scale: f64, path: &Path) -> (f64, f64) {
+    run_values(f, key, scale, path).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    })
 }
 
 /// Replay every fixture through the model; what lies outside the oracle's
-/// range by more than the tolerances, and the model's hit ratio on each
-/// replay.
-fn check(all: &[Fixture], tol: &Tolerances) -> (Vec<String>, Vec<Replayed>) {
+/// range by more than the tolerances, and per fixture the model's
+/// demand-data hit ratio on each clock it replayed.
+fn check(all: &[Fixture], tol: &Tolerances) -> (Vec<String>, Vec<Vec<f64>>) {
     let mut failures = Vec::new();
-    let mut replayed = Vec::new();
+    let mut replayed = vec![Vec::new(); all.len()];
     // Every run whose clock the fixture kept is replayed on it, and each
     // replay must lie within the oracle's range (widened by the tolerances).
     for (i, f, k) in all
@@ -346,10 +346,7 @@ fn check(all: &[Fixture], tol: &Tolerances) -> (Vec<String>, Vec<Replayed>) {
         assert_eq!(m.requests, n, "{}: request count", f.dir.display());
         let (lo, hi) = run_range(f, "result.demand_data_hits", 1.0 / n as f64, &path);
         let got = m.demand_data_hits as f64 / n as f64;
-        replayed.push(Replayed {
-            fixture: i,
-            hit_ratio: got,
-        });
+        replayed[i].push(got);
         let outside_pts = (lo - got).max(got - hi).max(0.0) * 100.0;
         let hit_tol = (tol.hit)(&f.release, &f.trace, f.prefetch);
         if outside_pts > hit_tol {
@@ -544,30 +541,21 @@ fn model_matches_the_second_paced_set_within_stated_tolerances() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // (trace, prefetch) -> absolute errors of the configurations.
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let mut errors: BTreeMap<(String, bool), Vec<f64>> = BTreeMap::new();
-    for (i, f) in all.iter().enumerate() {
-        let model: Vec<f64> = replayed
-            .iter()
-            .filter(|r| r.fixture == i)
-            .map(|r| r.hit_ratio)
-            .collect();
+    for (f, model) in all.iter().zip(&replayed) {
         assert_eq!(model.len(), 3, "{}: replays", f.dir.display());
         let path = f.dir.join("oracle-run1.json");
         let n = num(&f.runs[0], "config.requests", &path);
-        let oracle: Vec<f64> = f
-            .runs
-            .iter()
-            .map(|r| num(r, "result.demand_data_hits", &path) / n)
-            .collect();
-        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let oracle: Vec<f64> = run_values(f, "result.demand_data_hits", 1.0 / n, &path).collect();
         errors
             .entry((f.trace.clone(), f.prefetch))
             .or_default()
-            .push((mean(&model) - mean(&oracle)).abs());
+            .push((mean(model) - mean(&oracle)).abs());
     }
     let mut over = Vec::new();
     for ((trace, prefetch), e) in &errors {
-        let mae = e.iter().sum::<f64>() / e.len() as f64;
+        let mae = mean(e);
         let bound = paced2_mae_bound(trace, *prefetch);
         println!("{trace:9} prefetch {prefetch:5}: MAE {mae:.4} (bound {bound})");
         if mae > bound {

@@ -273,39 +273,43 @@ pub(crate) fn paced_ghost_tolerance(_release: &str, trace: &str) -> Option<f64> 
     }
 }
 
-/// Allowed distance of the model from arc.c's min–max range on the second
-/// paced set (`data/oracle-paced-2/`), in points of (hit ratio, miss ratio)
-/// of demand data, per (trace, prefetch), over 2.3.9 and 2.2.11, the three
+/// The second paced set (`data/oracle-paced-2/`), per (trace, prefetch):
+/// the allowed distance of the model from arc.c's min–max range in points
+/// of demand-data hit ratio and miss ratio, over 2.3.9 and 2.2.11, the three
 /// caps and the model's replay of each run's clock (with that run's median
-/// read latency). Each is the largest gap when the set was added
-/// (2026-12-04, docs/oracle.md "Every run's clock"), rounded up a little.
-const PACED2_TOLERANCE_PTS: &[(&str, bool, (f64, f64))] = &[
+/// read latency); and the bound on the MAE of the hit ratio over those
+/// configurations (issue 11's measure, whose goal is 0.002 everywhere). Each
+/// is the value when the set was added (2026-12-04, docs/oracle.md "Every
+/// run's clock"), rounded up a little; the traces still above the goal are
+/// `loop` without prefetch and `streams` (the sublist draws decide what of
+/// them survives a pass) and `small` with prefetch (the hit/iohit split).
+const PACED2_TOLERANCE_PTS: &[(&str, bool, (f64, f64, f64))] = &[
     // Zipf: 0.23 off (2.3.9, 96 MiB), 0.17 on (2.2.11, 128 MiB).
-    ("zipf", false, (0.25, 0.25)),
-    ("zipf", true, (0.2, 0.2)),
+    ("zipf", false, (0.25, 0.25, 0.0015)),
+    ("zipf", true, (0.2, 0.2, 0.001)),
     // Zipf + scans: 0.36 off (2.3.9, 96 MiB, run 2), 0.11 on.
-    ("zipf_scan", false, (0.4, 0.4)),
-    ("zipf_scan", true, (0.15, 0.15)),
+    ("zipf_scan", false, (0.4, 0.4, 0.0015)),
+    ("zipf_scan", true, (0.15, 0.15, 0.001)),
     // Sequential passes: 0 off, 0.04 on.
-    ("seq", false, (0.05, 0.05)),
-    ("seq", true, (0.05, 0.05)),
+    ("seq", false, (0.05, 0.05, 0.0005)),
+    ("seq", true, (0.05, 0.05, 0.0005)),
     // A loop of 1.1 x cap: 2.79 off (2.2.11, 192 MiB, run 3's clock: what
     // of the loop survives a pass turns on the sublist draws, arc.c
     // 0.260–0.276, the model 0.284–0.304); on 0.16 (2.2.11, 128 MiB: the
     // model 0.9997, arc.c 0.9976–0.9981), misses 0.10.
-    ("loop", false, (2.85, 2.85)),
-    ("loop", true, (0.2, 0.15)),
+    ("loop", false, (2.85, 2.85, 0.005)),
+    ("loop", true, (0.2, 0.15, 0.001)),
     // 8 interleaved streams: 2.66 off (2.3.9, 192 MiB, run 2's clock: the
     // model keeps 1.7–2.0 % of the streams' blocks, arc.c 4.3–7.6 %); on
     // 0.33, misses 0.42 (2.2.11, 192 MiB).
-    ("streams", false, (2.7, 2.7)),
-    ("streams", true, (0.4, 0.45)),
+    ("streams", false, (2.7, 2.7, 0.0085)),
+    ("streams", true, (0.4, 0.45, 0.0075)),
     // 2,048 small files: 0.41 off (2.2.11, 96 MiB: the L1 re-reads, as in
     // the first set); on 1.29 (2.2.11, 128 MiB: the model 0.847, arc.c
     // 0.860–0.861, how the reads that were not misses split into hits and
     // iohits), misses 0.10.
-    ("small", false, (0.45, 0.45)),
-    ("small", true, (1.35, 0.15)),
+    ("small", false, (0.45, 0.45, 0.0015)),
+    ("small", true, (1.35, 0.15, 0.0085)),
 ];
 
 pub(crate) fn paced2_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
@@ -314,6 +318,10 @@ pub(crate) fn paced2_tolerance(_release: &str, trace: &str, prefetch: bool) -> f
 
 pub(crate) fn paced2_miss_tolerance(_release: &str, trace: &str, prefetch: bool) -> f64 {
     lookup(PACED2_TOLERANCE_PTS, trace, prefetch).1
+}
+
+pub(crate) fn paced2_mae_bound(trace: &str, prefetch: bool) -> f64 {
+    lookup(PACED2_TOLERANCE_PTS, trace, prefetch).2
 }
 
 /// Relative ghost-hit tolerance on the second paced set (the Zipf traces):
@@ -325,29 +333,4 @@ pub(crate) fn paced2_ghost_tolerance(_release: &str, trace: &str) -> Option<f64>
         "zipf" | "zipf_scan" => Some(0.15),
         _ => None,
     }
-}
-
-/// Bound on the MAE of the demand-data hit ratio per (trace, prefetch) on
-/// the second paced set: issue 11's measure, whose goal is 0.002 everywhere.
-/// Each is the MAE when the set was added, rounded up a little; the traces
-/// still above the goal are `loop` without prefetch and `streams` (the
-/// sublist draws decide what of them survives a pass) and `small` with
-/// prefetch (the hit/iohit split).
-const PACED2_MAE: &[(&str, bool, f64)] = &[
-    ("zipf", false, 0.0015),
-    ("zipf", true, 0.001),
-    ("zipf_scan", false, 0.0015),
-    ("zipf_scan", true, 0.001),
-    ("seq", false, 0.0005),
-    ("seq", true, 0.0005),
-    ("loop", false, 0.005),
-    ("loop", true, 0.001),
-    ("streams", false, 0.0085),
-    ("streams", true, 0.0075),
-    ("small", false, 0.0015),
-    ("small", true, 0.0085),
-];
-
-pub(crate) fn paced2_mae_bound(trace: &str, prefetch: bool) -> f64 {
-    lookup(PACED2_MAE, trace, prefetch)
 }
