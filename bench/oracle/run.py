@@ -300,8 +300,9 @@ def model_latency_us(how, o, floor_us):
 
 
 def seed_args(k):
-    """The model's arguments for draw `k` of its eviction bursts' random
-    sublists (0: the draw every run made before `--model-seeds`)."""
+    """The model's arguments for its draw `k` of which sublist each block
+    joins and where its eviction bursts start (0: the draw every run made
+    before `--model-seeds`)."""
     return ("--tunable", f"sublist_seed={k}") if k else ()
 
 
@@ -558,11 +559,12 @@ def main():
                          "no floor the model's default")
     ap.add_argument("--model-seeds", type=int, default=1,
                     help="replay the model this many times per oracle run, "
-                         "each with its own draw of the sublists its "
-                         "eviction bursts start from (arclab's "
-                         "sublist_seed 0, 1, ...), as arc.c's runs draw "
-                         "theirs; the table gives their mean and min-max "
-                         "(default 1: seed 0 only)")
+                         "each with its own draw of which sublist each "
+                         "block joins and where its eviction bursts start "
+                         "(arclab's sublist_seed 0, 1, ...), as every arc.c "
+                         "run, a fresh import with a new random "
+                         "spa_load_guid, draws both; the table gives their "
+                         "mean and min-max (default 1: seed 0 only)")
     ap.add_argument("--fixtures", help="write fixtures under this dir")
     ap.add_argument("--from-fixtures",
                     help="no oracle: model vs recorded fixtures")

@@ -215,6 +215,10 @@ struct ModelRun {
     zfetch: Option<(u64, u64)>,
 }
 
+/// Sublist draws (`sublist_seed` 0, 1, ...) the model's mean is taken over
+/// where arc.c's runs are compared as draws of their own.
+const DRAWS: u64 = 8;
+
 /// The model on oracle run `k`'s clock, with the device latency that run
 /// measured.
 fn replay(f: &Fixture, k: usize) -> ModelRun {
@@ -515,6 +519,13 @@ fn model_matches_the_paced_arc_within_stated_tolerances() {
 /// per trace and prefetch setting (the model's mean over the runs' clocks
 /// against arc.c's mean over its runs, over both releases and the three
 /// caps) must stay within [`paced2_mae_bound`] (the goal is 0.002).
+///
+/// For the MAE the model replays each clock with [`DRAWS`] sublist draws
+/// and takes their mean: every arc.c run imports the pool afresh, with a new
+/// random `spa_load_guid` that `buf_hash` mixes into each header's sublist,
+/// so arc.c's three runs are three draws of which blocks share a sublist,
+/// and the model's seed 0 alone is one draw (docs/oracle.md, "A new draw of
+/// sublists at every import").
 #[test]
 fn model_matches_the_second_paced_set_within_stated_tolerances() {
     let all = fixtures(paced2_root());
@@ -543,21 +554,32 @@ fn model_matches_the_second_paced_set_within_stated_tolerances() {
     // (trace, prefetch) -> absolute errors of the configurations.
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let mut errors: BTreeMap<(String, bool), Vec<f64>> = BTreeMap::new();
-    for (f, model) in all.iter().zip(&replayed) {
-        assert_eq!(model.len(), 3, "{}: replays", f.dir.display());
+    for (f, seed0) in all.iter().zip(&replayed) {
+        assert_eq!(seed0.len(), 3, "{}: replays", f.dir.display());
         let path = f.dir.join("oracle-run1.json");
         let n = num(&f.runs[0], "config.requests", &path);
         let oracle: Vec<f64> = run_values(f, "result.demand_data_hits", 1.0 / n, &path).collect();
+        // Seed 0 is `check`'s replay; seeds 1.. are further draws.
+        let model: Vec<f64> = f
+            .clocks
+            .iter()
+            .zip(seed0)
+            .flat_map(|(&k, &first)| {
+                std::iter::once(first).chain(
+                    (1..DRAWS).map(move |s| replay_seeded(f, k, s).demand_data_hits as f64 / n),
+                )
+            })
+            .collect();
         errors
             .entry((f.trace.clone(), f.prefetch))
             .or_default()
-            .push((mean(model) - mean(&oracle)).abs());
+            .push((mean(&model) - mean(&oracle)).abs());
     }
     let mut over = Vec::new();
     for ((trace, prefetch), e) in &errors {
         let mae = mean(e);
         let bound = paced2_mae_bound(trace, *prefetch);
-        println!("{trace:9} prefetch {prefetch:5}: MAE {mae:.4} (bound {bound})");
+        println!("{trace:9} prefetch {prefetch:5}: MAE {mae:.5} (bound {bound})");
         if mae > bound {
             over.push(format!(
                 "{trace} prefetch {prefetch}: MAE {mae:.4} over {bound}"
@@ -567,9 +589,11 @@ fn model_matches_the_second_paced_set_within_stated_tolerances() {
     assert!(over.is_empty(), "{}", over.join("\n"));
 }
 
-/// In arc.c the sublist an eviction burst starts from is a random draw
-/// (`multilist_get_random_index`), and what of a loop larger than the cache,
-/// or of streams that just fill it, survives a pass depends on those draws:
+/// In arc.c which blocks share a sublist (`buf_hash` of the pool's
+/// `spa_load_guid`, new at every import, and the block's DVA and birth) and
+/// the sublist an eviction burst starts from (`multilist_get_random_index`)
+/// are random draws, and what of a loop larger than the cache, or of
+/// streams that just fill it, survives a pass depends on those draws:
 /// arc.c's three paced runs of `loop` and `streams` at 192 MiB without
 /// prefetch span 2.4–5.1 points of demand-data hit ratio (the fixtures'
 /// `oracle-run*.json`; nothing else varies there). The model's draws with

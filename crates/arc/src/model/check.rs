@@ -40,7 +40,7 @@ impl ArcCache {
             }
             let st = State::from_u8(n.tag >> 1);
             sz[st as usize][(n.tag & 1) as usize] += u64::from(n.size);
-            if n.aux != MultiList::index_of(n.key, self.lists[0].sub.len()) {
+            if n.aux != MultiList::index_of(n.key ^ self.sublist_salt, self.lists[0].sub.len()) {
                 return Err(format!("node {i}: sublist {} is not its key's", n.aux));
             }
             let f = n.freq;

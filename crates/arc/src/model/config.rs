@@ -83,10 +83,13 @@ pub struct Tunables {
     /// paths, still evict at once.
     #[cfg_attr(feature = "serde", serde(default))]
     pub evict_delay_ns: u64,
-    /// Model parameter, not a kernel tunable: mixed into the draw of the
-    /// sublist an eviction burst starts from (`multilist_get_random_index`),
-    /// so that runs with different seeds are different draws, as arc.c's
-    /// runs are. 0 (the default) is the draw every earlier release made.
+    /// Model parameter, not a kernel tunable: mixed into the sublist each
+    /// header joins (as arc.c's `buf_hash` mixes in the pool's
+    /// `spa_load_guid`, a new random number at every import) and into the
+    /// draw of the sublist an eviction burst starts from
+    /// (`multilist_get_random_index`), so that runs with different seeds are
+    /// different draws, as arc.c's runs (each its own import) are. 0 (the
+    /// default) is the draw every earlier release made.
     #[cfg_attr(feature = "serde", serde(default))]
     pub sublist_seed: u64,
 }

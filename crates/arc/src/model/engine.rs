@@ -121,6 +121,10 @@ pub struct ArcCache {
     pub(super) ghost_hits: [[u64; 2]; 2],
     /// Ghost-hit bytes already consumed by adaptation (grd, grm, gfd, gfm).
     pub(super) og: [u64; 4],
+    /// Mixed into every header's key before its sublist is taken, as arc.c
+    /// mixes the pool's `spa_load_guid` (new at every import) into
+    /// `buf_hash`: `hash_key(sublist_seed)`, 0 for seed 0.
+    pub(super) sublist_salt: u64,
     /// Ghost targets of the previous `arc_evict` (gsrd, gsrm, gsfd, gsfm).
     pub(super) gs: [u64; 4],
     pub(super) c: u64,
@@ -280,6 +284,7 @@ impl ArcCache {
             anon_hdrs: 0,
             ghost_hits: [[0; 2]; 2],
             og: [0; 4],
+            sublist_salt: hash_key(t.sublist_seed),
             gs: [0; 4],
             c,
             c_min,
@@ -504,7 +509,8 @@ impl ArcCache {
     ) -> u32 {
         let i = self.ix.insert(h, key, size, tag(state, ty));
         self.ix.nodes[i as usize].freq = flags;
-        self.ix.nodes[i as usize].aux = MultiList::index_of(key, self.lists[0].sub.len());
+        self.ix.nodes[i as usize].aux =
+            MultiList::index_of(key ^ self.sublist_salt, self.lists[0].sub.len());
         if i as usize >= self.atime.len() {
             self.atime.resize(i as usize + 1, 0);
         }

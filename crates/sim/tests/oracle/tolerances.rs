@@ -278,32 +278,37 @@ pub(crate) fn paced_ghost_tolerance(_release: &str, trace: &str) -> Option<f64> 
 /// of demand-data hit ratio and miss ratio, over 2.3.9 and 2.2.11, the three
 /// caps and the model's replay of each run's clock (with that run's median
 /// read latency); and the bound on the MAE of the hit ratio over those
-/// configurations (issue 11's measure, whose goal is 0.002 everywhere). Each
-/// is the value when the set was added (2026-12-04, docs/oracle.md "Every
-/// run's clock"), rounded up a little; the traces still above the goal are
-/// `loop` without prefetch and `streams` (the sublist draws decide what of
-/// them survives a pass) and `small` with prefetch (the hit/iohit split).
+/// configurations (issue 11's measure, whose goal is 0.002 everywhere), the
+/// model's mean over 8 sublist draws per clock. Each distance is the value
+/// when the set was added (2026-12-04, docs/oracle.md "Every run's clock"),
+/// each MAE bound the value once the model drew its headers' sublists afresh
+/// per seed (docs/oracle.md "A new draw of sublists at every import"),
+/// rounded up a little; the traces still above the goal are `loop` without
+/// prefetch and `streams` (what of them survives a pass turns on the sublist
+/// draws: three arc.c runs are three draws, and their mean is itself 0.3–0.9
+/// points uncertain there) and `small` with prefetch (the hit/iohit split).
 const PACED2_TOLERANCE_PTS: &[(&str, bool, (f64, f64, f64))] = &[
     // Zipf: 0.23 off (2.3.9, 96 MiB), 0.17 on (2.2.11, 128 MiB).
     ("zipf", false, (0.25, 0.25, 0.0015)),
-    ("zipf", true, (0.2, 0.2, 0.001)),
+    ("zipf", true, (0.2, 0.2, 0.0011)),
     // Zipf + scans: 0.36 off (2.3.9, 96 MiB, run 2), 0.11 on.
     ("zipf_scan", false, (0.4, 0.4, 0.0015)),
     ("zipf_scan", true, (0.15, 0.15, 0.001)),
-    // Sequential passes: 0 off, 0.04 on.
-    ("seq", false, (0.05, 0.05, 0.0005)),
+    // Sequential passes: 0 off, 0.04 on; MAE off 0.00048 (one draw in 8
+    // keeps 1.5 % of a pass at 192 MiB, arc.c 0–0.7 %).
+    ("seq", false, (0.05, 0.05, 0.0006)),
     ("seq", true, (0.05, 0.05, 0.0005)),
     // A loop of 1.1 x cap: 2.79 off (2.2.11, 192 MiB, run 3's clock: what
     // of the loop survives a pass turns on the sublist draws, arc.c
     // 0.260–0.276, the model 0.284–0.304); on 0.16 (2.2.11, 128 MiB: the
     // model 0.9997, arc.c 0.9976–0.9981), misses 0.10.
-    ("loop", false, (2.85, 2.85, 0.005)),
+    ("loop", false, (2.85, 2.85, 0.0035)),
     ("loop", true, (0.2, 0.15, 0.001)),
     // 8 interleaved streams: 2.66 off (2.3.9, 192 MiB, run 2's clock: the
     // model keeps 1.7–2.0 % of the streams' blocks, arc.c 4.3–7.6 %); on
     // 0.33, misses 0.42 (2.2.11, 192 MiB).
-    ("streams", false, (2.7, 2.7, 0.0085)),
-    ("streams", true, (0.4, 0.45, 0.0075)),
+    ("streams", false, (2.7, 2.7, 0.0065)),
+    ("streams", true, (0.4, 0.45, 0.004)),
     // 2,048 small files: 0.41 off (2.2.11, 96 MiB: the L1 re-reads, as in
     // the first set); on 1.29 (2.2.11, 128 MiB: the model 0.847, arc.c
     // 0.860–0.861, how the reads that were not misses split into hits and
