@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 #[path = "oracle/fixture.rs"]
 mod fixture;
 use fixture::{
-    DRAWS, Fixture, ModelRun, fixture_root, fixtures, num, paced_root, paced2_root, replay,
-    replay_seeded, run_range, run_values, twenty_root,
+    DRAWS, Fixture, ModelRun, fixture_root, fixtures, mean, mean_se, num, paced_root, paced2_root,
+    replay, replay_seeded, run_range, run_values, twenty_root,
 };
 #[path = "oracle/tolerances.rs"]
 mod tolerances;
@@ -292,7 +292,6 @@ fn model_matches_the_second_paced_set_within_stated_tolerances() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // (trace, prefetch) -> absolute errors of the configurations.
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let mut errors: BTreeMap<(String, bool), Vec<f64>> = BTreeMap::new();
     for (f, seed0) in all.iter().zip(&replayed) {
         assert_eq!(seed0.len(), 3, "{}: replays", f.dir.display());
@@ -395,12 +394,6 @@ fn model_meets_twenty_arc_runs_within_their_standard_error() {
     let all = fixtures(twenty_root());
     // 2 releases x (loop, streams at 192 MiB off; small at 128 MiB on).
     assert_eq!(all.len(), 6, "fixtures under {}", twenty_root().display());
-    let mean_se = |v: &[f64]| {
-        let n = v.len() as f64;
-        let m = v.iter().sum::<f64>() / n;
-        let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
-        (m, (var / n).sqrt())
-    };
     let mut over = Vec::new();
     for f in &all {
         assert_eq!(
@@ -416,24 +409,21 @@ fn model_meets_twenty_arc_runs_within_their_standard_error() {
             .iter()
             .flat_map(|&k| (0..DRAWS).map(move |s| replay_seeded(f, k, s)))
             .collect();
-        for (what, key, bound) in [
-            ("hit", "result.demand_data_hits", twenty_hit_bound(&f.trace)),
-            ("miss", "result.demand_data_misses", 2.0),
+        let hits: fn(&ModelRun) -> u64 = |m| m.demand_data_hits;
+        let misses: fn(&ModelRun) -> u64 = |m| m.demand_data_misses;
+        for (what, key, of, bound) in [
+            (
+                "hit",
+                "result.demand_data_hits",
+                hits,
+                twenty_hit_bound(&f.trace),
+            ),
+            ("miss", "result.demand_data_misses", misses, 2.0),
         ] {
             let oracle: Vec<f64> = run_values(f, key, 1.0 / n, &path).collect();
             let (om, se) = mean_se(&oracle);
-            let model: Vec<f64> = replays
-                .iter()
-                .map(|m| {
-                    let v = if what == "hit" {
-                        m.demand_data_hits
-                    } else {
-                        m.demand_data_misses
-                    };
-                    v as f64 / n
-                })
-                .collect();
-            let (mm, _) = mean_se(&model);
+            let model: Vec<f64> = replays.iter().map(|m| of(m) as f64 / n).collect();
+            let mm = mean(&model);
             // A ratio that never varies between runs must be met to within
             // one request.
             let z = (mm - om) / se.max(1.0 / n);

@@ -2,7 +2,6 @@
 
 use super::behaviour::Split;
 use super::engine::{ArcCache, F_DIRTY, F_HELD, F_IO, F_LISTED, State, li, tag};
-use super::multilist::MultiList;
 use crate::slab::TAG_FREE;
 
 impl ArcCache {
@@ -40,7 +39,7 @@ impl ArcCache {
             }
             let st = State::from_u8(n.tag >> 1);
             sz[st as usize][(n.tag & 1) as usize] += u64::from(n.size);
-            if n.aux != MultiList::index_of(n.key ^ self.sublist_salt, self.lists[0].sub.len()) {
+            if n.aux != self.sublist_of(n.key) {
                 return Err(format!("node {i}: sublist {} is not its key's", n.aux));
             }
             let f = n.freq;

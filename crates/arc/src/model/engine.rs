@@ -509,8 +509,7 @@ impl ArcCache {
     ) -> u32 {
         let i = self.ix.insert(h, key, size, tag(state, ty));
         self.ix.nodes[i as usize].freq = flags;
-        self.ix.nodes[i as usize].aux =
-            MultiList::index_of(key ^ self.sublist_salt, self.lists[0].sub.len());
+        self.ix.nodes[i as usize].aux = self.sublist_of(key);
         if i as usize >= self.atime.len() {
             self.atime.resize(i as usize + 1, 0);
         }
@@ -636,6 +635,14 @@ impl ArcCache {
             }
         }
         true
+    }
+
+    /// The sublist of the header with `key` (`arc_state_multilist_index_func`):
+    /// the same for every list of the engine, drawn afresh per
+    /// `sublist_seed` as arc.c's per import.
+    #[inline(always)]
+    pub(super) fn sublist_of(&self, key: u64) -> u8 {
+        MultiList::index_of(key ^ self.sublist_salt, self.lists[0].sub.len())
     }
 
     /// `multilist_get_random_index` for list `l`: a sublist index below its

@@ -261,6 +261,19 @@ pub(crate) fn replay_seeded(f: &Fixture, k: usize, seed: u64) -> ModelRun {
     }
 }
 
+/// The mean of `v` (not empty).
+pub(crate) fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// The mean of `v` (at least two values) and its standard error (the
+/// sample standard deviation, divisor n − 1, over √n).
+pub(crate) fn mean_se(v: &[f64]) -> (f64, f64) {
+    let (n, m) = (v.len() as f64, mean(v));
+    let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
+    (m, (var / n).sqrt())
+}
+
 /// The oracle's `key` in each of its runs (scaled by `scale`).
 pub(crate) fn run_values<'a>(
     f: &'a Fixture,
