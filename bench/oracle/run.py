@@ -256,15 +256,46 @@ def c_min_for(arclab, ram, version, cap):
     return json.loads(out)["c_min_bytes"]
 
 
-def held(o):
+# Metadata the harness's import holds referenced before the first request
+# (`begin.arcstats.mru_metadata` - `mru_evictable_metadata`, the same in
+# every run of one pool, 2.3.9 and 2.2.11 alike; docs/oracle.md, "The import's
+# held metadata and the harness's arcstats reads"), for runs that did not
+# keep their `begin.arcstats.*` (sets from before 2026-12-04). Not measured
+# on 2.1.16, whose runs get none.
+IMPORT_HELD_METADATA = {"big": 860_672, "small": 3_486_208}
+
+# The harness reads arcstats after every this many requests (`replay -S`,
+# whose default run.py never changes).
+HARNESS_KSTAT_EVERY = 1000
+
+
+def import_held_metadata(o, release, pool):
+    """Metadata buffers held since the pool's import in oracle run `o`."""
+    if "begin.arcstats.mru_metadata" in o:
+        return sum(int(o.get(f"begin.arcstats.{s}_metadata", 0))
+                   - int(o.get(f"begin.arcstats.{s}_evictable_metadata", 0))
+                   for s in ("mru", "mfu"))
+    parts = tuple(int(x) for x in release.split(".")[:2] if x.isdigit())
+    return IMPORT_HELD_METADATA.get(pool, 0) if parts >= (2, 2) else 0
+
+
+def held(o, release="", pool="", harness=False):
     """The harness keeps every object it created open: their dnode_t's and
     bonus buffers are charged to the ARC and cannot be evicted (arcstats
     `dnode_size`, `bonus_size` at the end, the same in every run of one pool:
     3.9 MB for the 4,096 small files, 60 KB for the one big object). The
-    model is given them as `--pinned` (its own dbufs stand for `dbuf_size`)."""
+    model is given them as `--pinned` (its own dbufs stand for `dbuf_size`),
+    and with `harness`, the metadata the import holds (`metadata=`) and the
+    harness's arcstats reads (`--kstat-every`)."""
     d = o.get("end.arcstats.dnode_size", 0)
     b = o.get("end.arcstats.bonus_size", 0)
-    return ("--pinned", f"dnode={d},bonus={b}") if d or b else ()
+    m = import_held_metadata(o, release, pool) if harness else 0
+    parts = [f"{k}={v}" for k, v in (("dnode", d), ("bonus", b),
+                                      ("metadata", m)) if v]
+    out = ("--pinned", ",".join(parts)) if parts else ()
+    if harness:
+        out += ("--kstat-every", str(HARNESS_KSTAT_EVERY))
+    return out
 
 
 def run_model(arclab, csv, release, ram, cap, pf, nblocks, extra=()):
@@ -308,11 +339,21 @@ def seed_args(k):
     return ("--tunable", f"sublist_seed={k}") if k else ()
 
 
-def model_args(a, o, floor_us, seed):
+def run_seeds(k, n):
+    """The model's `n` draws for oracle run `k` (1-based): seeds of its own,
+    (k - 1) * n to k * n - 1, since every arc.c run is its own import and so
+    its own draw of the sublists; draws shared by all runs would make the
+    model's mean rest on `n` layouts however many runs there are."""
+    return range((k - 1) * n, k * n)
+
+
+def model_args(a, o, floor_us, seed, release, pool):
     """`arclab sim`'s arguments beyond the replay for oracle run `o` (its
-    counters) and the model's draw `seed`: the harness's held dnodes and
-    bonus buffers, the model's device latency, the draw, `--model-arg`."""
-    return [*held(o), *latency(model_latency_us(a.model_latency, o, floor_us)),
+    counters) of `release` on `pool` and the model's draw `seed`: the
+    harness's held dnodes, bonus buffers and import metadata and its
+    arcstats reads, the model's device latency, the draw, `--model-arg`."""
+    return [*held(o, release, pool, a.harness_state),
+            *latency(model_latency_us(a.model_latency, o, floor_us)),
             *seed_args(seed), *a.model_arg]
 
 
@@ -512,14 +553,15 @@ def from_fixtures(a):
                     subprocess.run(["zstd", "-q", "-d", "-f",
                                     os.path.join(d, clock_name(k)),
                                     "-o", csv], check=True)
-                    for seed in range(a.model_seeds):
+                    for seed in run_seeds(k, a.model_seeds):
                         m = run_model(a.arclab, csv, release, meta["ram"],
                                       meta["cap"], meta["prefetch"],
                                       runs[k - 1]["config.nblocks"],
                                       model_args(a, runs[k - 1],
                                                  meta.get("device_latency_us",
                                                           0),
-                                                 seed))
+                                                 seed, release,
+                                                 TRACES[trace][1]))
                         models.append(dict(model_metrics(m, n), run=k))
                 rows.append({"release": release, "trace": trace,
                              "cap": meta["cap"], "pf": meta["prefetch"],
@@ -566,8 +608,16 @@ def main():
                          "(arclab's sublist_seed 0, 1, ...), as every arc.c "
                          "run, a fresh import with a new random "
                          "spa_load_guid, draws both; the table gives their "
-                         "mean and min-max (default 8, as the tests; "
-                         "1: seed 0 only, the model's default draw)")
+                         "mean and min-max (default 8, as the tests); each "
+                         "oracle run K gets seeds of its own, (K-1)*N to "
+                         "K*N-1, since each arc.c run is its own import")
+    ap.add_argument("--harness-state", action="store_true",
+                    help="also give the model the metadata the harness's "
+                         "import holds (arclab --pinned metadata=, from the "
+                         "run's begin.arcstats) and its arcstats reads every "
+                         "1000 requests (--kstat-every 1000); off by default, "
+                         "as in the tests (docs/oracle.md, \"The import's held "
+                         "metadata and the harness's arcstats reads\")")
     ap.add_argument("--fixtures", help="write fixtures under this dir")
     ap.add_argument("--from-fixtures",
                     help="no oracle: model vs recorded fixtures")
@@ -637,8 +687,8 @@ def main():
                                            pf, o["config.nblocks"],
                                            model_args(a, o,
                                                       a.device_latency_us,
-                                                      seed))
-                                 for seed in range(a.model_seeds)]
+                                                      seed, release, pool))
+                                 for seed in run_seeds(k, a.model_seeds)]
                         mod += [dict(model_metrics(m, len(ids)), run=k)
                                 for m in draws]
                         print(f"{tag} run {k}: {time.time() - t0:.1f} s, "

@@ -41,13 +41,15 @@ pub(crate) fn compress_ratio(s: &str) -> Result<f64, String> {
 }
 
 /// Clap value parser: memory the ARC holds and cannot evict from the start,
-/// `dnode=SIZE,dbuf=SIZE,bonus=SIZE` (any of the three, each at most once;
-/// [`size`]s), as arcstats' `dnode_size`, `dbuf_size` and `bonus_size` show
-/// it for the host's open files. Returns the three byte counts.
-pub(crate) fn pinned(s: &str) -> Result<[u64; 3], String> {
-    const NAMES: [&str; 3] = ["dnode", "dbuf", "bonus"];
-    let mut out = [0u64; 3];
-    let mut seen = [false; 3];
+/// `dnode=SIZE,dbuf=SIZE,bonus=SIZE,metadata=SIZE` (any of the four, each at
+/// most once; [`size`]s), as arcstats' `dnode_size`, `dbuf_size` and
+/// `bonus_size` show it for the host's open files, and `metadata` as the
+/// metadata buffers held (`mru_metadata` + `mfu_metadata` less their
+/// evictable parts). Returns the four byte counts in that order.
+pub(crate) fn pinned(s: &str) -> Result<[u64; 4], String> {
+    const NAMES: [&str; 4] = ["dnode", "dbuf", "bonus", "metadata"];
+    let mut out = [0u64; 4];
+    let mut seen = [false; 4];
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, v) = part
             .split_once('=')
@@ -309,13 +311,14 @@ mod tests {
     fn pinned_memory_names_its_fields() {
         assert_eq!(
             pinned("dnode=3890016,bonus=5K").unwrap(),
-            [3_890_016, 0, 5120]
+            [3_890_016, 0, 5120, 0]
         );
-        assert_eq!(pinned(" dbuf = 1M ").unwrap(), [0, 1 << 20, 0]);
+        assert_eq!(pinned(" dbuf = 1M ").unwrap(), [0, 1 << 20, 0, 0]);
+        assert_eq!(pinned("metadata=860672").unwrap(), [0, 0, 0, 860_672]);
         assert!(
             pinned("inode=1")
                 .unwrap_err()
-                .contains("not one of dnode, dbuf, bonus")
+                .contains("not one of dnode, dbuf, bonus, metadata")
         );
         assert!(pinned("dnode=1,dnode=2").unwrap_err().contains("twice"));
         assert!(pinned("dnode").unwrap_err().contains("NAME=SIZE"));

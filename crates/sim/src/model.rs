@@ -178,6 +178,14 @@ pub struct ZfsSpec {
     /// `dbuf_size`, `bonus_size` of the host's open files
     /// ([`ArcCache::set_pinned`]); all 0 by default.
     pub pinned: [u64; 3],
+    /// Metadata buffers the ARC holds from the start and cannot evict
+    /// ([`ArcCache::set_held_metadata`]; e.g. what a pool's import keeps
+    /// referenced); 0 by default.
+    pub held_metadata: u64,
+    /// Read arcstats after every `kstat_every` requests
+    /// ([`ArcCache::kstat_update`], as a monitoring agent or the oracle's
+    /// harness does); 0 (the default): never.
+    pub kstat_every: u64,
 }
 
 /// The physical size of a data block of `lsize` logical bytes at compression
@@ -213,6 +221,8 @@ impl ZfsSpec {
             dmu_reads: false,
             compress_ratio: 1.0,
             pinned: [0; 3],
+            held_metadata: 0,
+            kstat_every: 0,
         }
     }
 }
@@ -221,6 +231,10 @@ impl ZfsSpec {
 #[derive(Debug)]
 pub struct ZfsArc {
     arc: ArcCache,
+    /// Read arcstats after every this many requests (0: never).
+    kstat_every: u64,
+    /// Requests served, for `kstat_every`.
+    requests: u64,
     zfetch: Option<Zfetch>,
     ios: Vec<PrefetchIo>,
     inflight: VecDeque<(u64, PrefetchIo)>,
@@ -274,7 +288,12 @@ impl ZfsArc {
             let [dnode, dbuf, bonus] = spec.pinned;
             arc.set_pinned(dnode, dbuf, bonus);
         }
+        if spec.held_metadata != 0 {
+            arc.set_held_metadata(spec.held_metadata);
+        }
         ZfsArc {
+            kstat_every: spec.kstat_every,
+            requests: 0,
             dmu,
             indirect,
             dmu_reads,
@@ -454,6 +473,19 @@ impl ZfsArc {
     /// a disk read (an ARC hit or I/O hit). Writes and deletes return true.
     #[inline]
     pub fn access(&mut self, req: &Request) -> bool {
+        let served = self.serve(req);
+        if self.kstat_every != 0 {
+            self.requests += 1;
+            if self.requests.is_multiple_of(self.kstat_every) {
+                self.arc.kstat_update();
+            }
+        }
+        served
+    }
+
+    /// [`ZfsArc::access`] without the arcstats reads.
+    #[inline]
+    fn serve(&mut self, req: &Request) -> bool {
         let mut r = *req;
         if r.kind == Kind::Data {
             r.size = psize(r.size, self.compress_ratio);

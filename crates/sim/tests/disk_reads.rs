@@ -48,6 +48,8 @@ fn spec(prefetch: bool) -> ZfsSpec {
         dmu_reads: false,
         compress_ratio: 1.0,
         pinned: [0; 3],
+        held_metadata: 0,
+        kstat_every: 0,
     }
 }
 

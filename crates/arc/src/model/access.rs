@@ -612,6 +612,15 @@ impl ArcCache {
         }
     }
 
+    /// A read of arcstats (`arc_kstat_update`, what a monitoring agent or
+    /// `cat /proc/spl/kstat/zfs/arcstats` runs): among its sums it takes
+    /// `aggsum_value(arcstat_size)`, which folds the per-CPU buckets in, so
+    /// the next overflow check sees the exact size (§6.1). Nothing else the
+    /// model tracks changes.
+    pub fn kstat_update(&mut self) {
+        self.size_sum_read();
+    }
+
     /// `aggsum_value(arcstat_size)`: the buckets are folded in and the bound
     /// is the size again.
     pub(super) fn size_sum_read(&mut self) {

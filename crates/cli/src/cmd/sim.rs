@@ -103,11 +103,25 @@ pub(crate) struct SimArgs {
     tunable: Vec<(String, u64)>,
     /// zfs-arc: memory the ARC holds and cannot evict from the start, as
     /// arcstats' `dnode_size`, `dbuf_size` and `bonus_size` show it for the
-    /// host's open files, e.g. dnode=3890016,bonus=5120 (each must fit in
-    /// --ram). It counts in `size` and against `c`, so a cap near what the
-    /// ARC holds overflows sooner.
-    #[arg(long, value_name = "dnode=SIZE,dbuf=SIZE,bonus=SIZE", value_parser = crate::args::pinned, help_heading = "ZFS ARC model")]
-    pinned: Option<[u64; 3]>,
+    /// host's open files, and `metadata`: metadata buffers held (arcstats'
+    /// `mru_metadata` + `mfu_metadata` less their evictable parts), e.g.
+    /// dnode=3890016,bonus=5120,metadata=860672 (each must fit in --ram). It
+    /// counts in `size` and against `c`, so a cap near what the ARC holds
+    /// overflows sooner.
+    #[arg(long, value_name = "dnode=SIZE,dbuf=SIZE,bonus=SIZE,metadata=SIZE", value_parser = crate::args::pinned, help_heading = "ZFS ARC model")]
+    pinned: Option<[u64; 4]>,
+    /// zfs-arc: read arcstats every N requests of the trace, as a monitoring
+    /// agent or the oracle's harness (`arcoracle replay -S`, 1000 by
+    /// default) does: each read folds `arcstat_size`'s per-CPU sums, so the
+    /// next overflow check sees the exact size instead of a lagging bound.
+    /// 0 (the default): never.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        help_heading = "ZFS ARC model"
+    )]
+    kstat_every: u64,
     /// zfs-arc: the host's operating system.
     #[arg(long, default_value = "linux", help_heading = "ZFS ARC model")]
     os: Os,
@@ -293,7 +307,10 @@ pub(crate) fn run(args: SimArgs) -> Result<()> {
                             let mut spec = ZfsSpec::new(config, pf == OnOff::On, block_keys);
                             spec.blocks_per_file = args.blocks_per_file;
                             spec.compress_ratio = args.compress_ratio;
-                            spec.pinned = args.pinned.unwrap_or_default();
+                            let [dnode, dbuf, bonus, metadata] = args.pinned.unwrap_or_default();
+                            spec.pinned = [dnode, dbuf, bonus];
+                            spec.held_metadata = metadata;
+                            spec.kstat_every = args.kstat_every;
                             spec.indirect_reads = !block_keys
                                 && args
                                     .indirect_reads

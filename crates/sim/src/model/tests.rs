@@ -367,3 +367,89 @@ fn data_dbufs_stay_cached_when_the_arc_cannot_get_below_its_cap() {
     assert!(!z.dmu.as_mut().unwrap().has_block(hot));
     z.check_invariants().unwrap();
 }
+
+/// A stream of distinct 128 KiB reads, one every 10 ms, into a 256 MiB ARC
+/// (arcstats read after every `kstat_every` requests), up to the first
+/// `arc_evict`: the ARC's (`c`, size) after each read before it, and the
+/// read at which it ran.
+fn until_first_eviction(kstat_every: u64) -> (Vec<(u64, u64)>, usize) {
+    let mut config = ArcConfig::new(8 << 30)
+        .with_behaviour(Behaviour::preset("2.3").unwrap())
+        .with_arc_max(256 << 20);
+    // The burst at the wake-up itself, so the wake-up is what is measured.
+    config.tunables.evict_delay_ns = 0;
+    let mut s = ZfsSpec::new(config, false, false);
+    s.kstat_every = kstat_every;
+    let mut z = ZfsArc::new(&s);
+    let mut seen = Vec::new();
+    for i in 0..10_000u64 {
+        z.access(&Request::read(i * 10_000_000, 1000 + i, 128 << 10));
+        let st = z.stats();
+        if st.model.evict_runs > 0 {
+            return (seen, i as usize);
+        }
+        seen.push((st.c, st.size));
+    }
+    panic!("no eviction in 10,000 reads");
+}
+
+/// `arc_is_overflowing` (2.3.9) wakes the evict thread once the lower bound
+/// of `arcstat_size`'s per-CPU sum exceeds `c` by `zfs_max_recordsize`
+/// (16 MiB), checked before the new buffer is added; between folds a bucket
+/// hides up to its borrow (2 MiB, 16 of these buffers, and up to twice that
+/// behind). A read of arcstats (`arc_kstat_update` takes `aggsum_value`)
+/// folds the buckets, so read after every request the check sees the exact
+/// size: the first eviction comes at the first read that finds the ARC 16
+/// MiB over `c`, and without the reads up to 32 buffers later. (The oracle's
+/// harness reads arcstats every 1,000 requests, and instrumented arc.c
+/// starts bursts right after those reads: docs/oracle.md.)
+#[test]
+fn an_arcstats_read_lets_the_overflow_check_see_the_exact_size() {
+    const RECORDSIZE: u64 = 16 << 20;
+    let (seen, exact) = until_first_eviction(1);
+    let (c, size) = seen[exact - 1];
+    assert!(
+        size >= c + RECORDSIZE,
+        "woken at read {exact}: size {size}, c {c}"
+    );
+    let (c, size) = seen[exact - 2];
+    assert!(
+        size < c + RECORDSIZE,
+        "not woken at read {}: size {size}, c {c}",
+        exact - 1
+    );
+    let (_, lagged) = until_first_eviction(0);
+    assert!(
+        lagged > exact && lagged <= exact + 32,
+        "without arcstats reads the first eviction is at read {lagged}, with them at {exact}"
+    );
+}
+
+/// Metadata held from the start (`ZfsSpec::held_metadata`, what the oracle's
+/// pool import keeps referenced) is charged to the ARC's size and metadata
+/// and is never evicted, however far a stream of reads pushes past `c`.
+#[test]
+fn held_metadata_counts_in_the_size_and_is_never_evicted() {
+    const HELD: u64 = 860_672;
+    let mut s = spec(false);
+    s.held_metadata = HELD;
+    let mut z = ZfsArc::new(&s);
+    let mut plain = ZfsArc::new(&spec(false));
+    let st = z.stats();
+    assert_eq!(st.size, plain.stats().size + HELD);
+    assert!(st.metadata_size >= HELD, "{st:?}");
+    for i in 0..20_000u64 {
+        let r = Request::read(i * 1_000_000, 1000 + i, 128 << 10);
+        z.access(&r);
+        plain.access(&r);
+    }
+    let (st, p) = (z.stats(), plain.stats());
+    assert!(st.model.evict_runs > 0);
+    assert!(
+        st.metadata_size >= HELD + p.metadata_size,
+        "held {HELD}, metadata {} against {} without",
+        st.metadata_size,
+        p.metadata_size
+    );
+    z.check_invariants().unwrap();
+}

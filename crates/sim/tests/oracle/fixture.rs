@@ -202,9 +202,19 @@ pub(crate) struct ModelRun {
     pub(crate) zfetch: Option<(u64, u64)>,
 }
 
-/// Sublist draws (`sublist_seed` 0, 1, ...) the model's mean is taken over
-/// where arc.c's runs are compared as draws of their own.
+/// Sublist draws the model's mean is taken over, per oracle run, where
+/// arc.c's runs are compared as draws of their own.
 pub(crate) const DRAWS: u64 = 8;
+
+/// The model's draw `s` (below [`DRAWS`]) on oracle run `k`'s clock: a
+/// `sublist_seed` of that run's own, `(k - 1) * DRAWS + s`, since every
+/// arc.c run is its own import and so its own draw of the sublists; draws
+/// shared by every run would make the model's mean rest on [`DRAWS`]
+/// layouts however many runs there are (as `bench/oracle/run.py`'s
+/// `run_seeds`).
+pub(crate) fn draw_seed(k: usize, s: u64) -> u64 {
+    (k as u64 - 1) * DRAWS + s
+}
 
 /// The model on oracle run `k`'s clock, with the device latency that run
 /// measured.

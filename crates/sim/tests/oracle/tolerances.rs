@@ -279,7 +279,8 @@ pub(crate) fn paced_ghost_tolerance(_release: &str, trace: &str) -> Option<f64> 
 /// caps and the model's replay of each run's clock (with that run's median
 /// read latency); and the bound on the MAE of the hit ratio over those
 /// configurations (issue 11's measure, whose goal is 0.002 everywhere), the
-/// model's mean over 8 sublist draws per clock. Each distance is the value
+/// model's mean over 8 sublist draws per clock, each run's its own (`draw_seed`,
+/// since 2026-12-05; 8 draws shared by the three clocks before). Each distance is the value
 /// when the set was added (2026-12-04, docs/oracle.md "Every run's clock"),
 /// each MAE bound the value once the model drew its headers' sublists afresh
 /// per seed (docs/oracle.md "A new draw of sublists at every import"),
@@ -301,8 +302,12 @@ const PACED2_TOLERANCE_PTS: &[(&str, bool, (f64, f64, f64))] = &[
     // A loop of 1.1 x cap: 2.79 off (2.2.11, 192 MiB, run 3's clock: what
     // of the loop survives a pass turns on the sublist draws, arc.c
     // 0.260–0.276, the model 0.284–0.304); on 0.16 (2.2.11, 128 MiB: the
-    // model 0.9997, arc.c 0.9976–0.9981), misses 0.10.
-    ("loop", false, (2.85, 2.85, 0.0035)),
+    // model 0.9997, arc.c 0.9976–0.9981), misses 0.10. MAE off 0.0030 with
+    // 8 draws shared by the clocks, 0.0036 with 24 of their own: the model's
+    // mean moved toward the twenty runs' (within 0.16 standard errors of
+    // both releases' there) and away from these three, whose own mean is
+    // uncertain by 0.9 points at 192 MiB; bound 0.004.
+    ("loop", false, (2.85, 2.85, 0.004)),
     ("loop", true, (0.2, 0.15, 0.001)),
     // 8 interleaved streams: 2.66 off (2.3.9, 192 MiB, run 2's clock: the
     // model keeps 1.7–2.0 % of the streams' blocks, arc.c 4.3–7.6 %); on
