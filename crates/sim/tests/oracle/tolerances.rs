@@ -302,7 +302,7 @@ const PACED2_TOLERANCE_PTS: &[(&str, bool, (f64, f64, f64))] = &[
     // A loop of 1.1 x cap: 2.79 off (2.2.11, 192 MiB, run 3's clock: what
     // of the loop survives a pass turns on the sublist draws, arc.c
     // 0.260–0.276, the model 0.284–0.304); on 0.16 (2.2.11, 128 MiB: the
-    // model 0.9997, arc.c 0.9976–0.9981), misses 0.10. MAE off 0.0030 with
+    // model 0.9997, arc.c 0.9976–0.9981), misses 0.10. MAE off 0.0031 with
     // 8 draws shared by the clocks, 0.0036 with 24 of their own: the model's
     // mean moved toward the twenty runs' (within 0.16 standard errors of
     // both releases' there) and away from these three, whose own mean is
@@ -349,7 +349,8 @@ pub(crate) fn paced2_ghost_tolerance(_release: &str, trace: &str) -> Option<f64>
 /// mean demand-data hit ratio (every run's clock, 8 sublist draws) may lie
 /// from it (`data/oracle-20-runs/`). `loop` and `streams` (192 MiB, no
 /// prefetch): at most 0.8 when the set was added (2.2.11 `loop`, −0.45
-/// points), bound 1.5. `small` with prefetch: the model is 0.57 and 1.16
+/// points), and with draws of each run's own (2026-12-05) at most 1.37
+/// (2.2.11 `streams`; `loop` +0.16 and −0.09), bound 1.5. `small` with prefetch: the model is 0.57 and 1.16
 /// points low (2.3.9, 2.2.11; −3.5 and −5.5 standard errors) while its miss
 /// ratio is exact: a bias in how reads that were not misses split into hits
 /// and iohits (docs/oracle.md), bound 6.
