@@ -258,10 +258,9 @@ def c_min_for(arclab, ram, version, cap):
 
 # Metadata the harness's import holds referenced before the first request
 # (`begin.arcstats.mru_metadata` - `mru_evictable_metadata`, the same in
-# every run of one pool, 2.3.9 and 2.2.11 alike; docs/oracle.md, "The import's
-# held metadata and the harness's arcstats reads"), for runs that did not
-# keep their `begin.arcstats.*` (sets from before 2026-12-04). Not measured
-# on 2.1.16, whose runs get none.
+# every run of one pool, 2.3.9 and 2.2.11 alike; docs/oracle.md, "Lockstep
+# with arc.c"), for runs that did not keep their `begin.arcstats.*` (sets
+# from before 2026-12-04). Not measured on 2.1.16, whose runs get none.
 IMPORT_HELD_METADATA = {"big": 860_672, "small": 3_486_208}
 
 # The harness reads arcstats after every this many requests (`replay -S`,
@@ -616,8 +615,8 @@ def main():
                          "import holds (arclab --pinned metadata=, from the "
                          "run's begin.arcstats) and its arcstats reads every "
                          "1000 requests (--kstat-every 1000); off by default, "
-                         "as in the tests (docs/oracle.md, \"The import's held "
-                         "metadata and the harness's arcstats reads\")")
+                         "as in the tests (docs/oracle.md, \"Lockstep with "
+                         "arc.c\")")
     ap.add_argument("--fixtures", help="write fixtures under this dir")
     ap.add_argument("--from-fixtures",
                     help="no oracle: model vs recorded fixtures")
