@@ -278,7 +278,7 @@ def import_held_metadata(o, release, pool):
     return IMPORT_HELD_METADATA.get(pool, 0) if parts >= (2, 2) else 0
 
 
-def held(o, release="", pool="", harness=False):
+def held(o, release, pool, harness):
     """The harness keeps every object it created open: their dnode_t's and
     bonus buffers are charged to the ARC and cannot be evicted (arcstats
     `dnode_size`, `bonus_size` at the end, the same in every run of one pool:

@@ -298,19 +298,16 @@ fn model_matches_the_second_paced_set_within_stated_tolerances() {
         let path = f.dir.join("oracle-run1.json");
         let n = num(&f.runs[0], "config.requests", &path);
         let oracle: Vec<f64> = run_values(f, "result.demand_data_hits", 1.0 / n, &path).collect();
-        // Run 1's first draw (seed 0) is `check`'s replay of it; every other
-        // draw is a seed of its run's own (`draw_seed`).
+        // `check` replayed every clock with seed 0, which is run 1's first
+        // draw; every other draw is a seed of its run's own (`draw_seed`).
         let model: Vec<f64> = f
             .clocks
             .iter()
             .zip(seed0)
             .flat_map(|(&k, &first)| {
-                (0..DRAWS).map(move |s| {
-                    if k == 1 && s == 0 {
-                        first
-                    } else {
-                        replay_seeded(f, k, draw_seed(k, s)).demand_data_hits as f64 / n
-                    }
+                (0..DRAWS).map(move |s| match draw_seed(k, s) {
+                    0 => first,
+                    seed => replay_seeded(f, k, seed).demand_data_hits as f64 / n,
                 })
             })
             .collect();
