@@ -317,7 +317,11 @@ impl Dmu {
     fn evict(&mut self, arc: &mut ArcCache, s: u32) {
         self.unlink(s);
         let d = self.slots[s as usize];
-        arc.release_buf(d.key, d.extra);
+        if d.arc_slot != NIL {
+            arc.release_buf_slot(d.arc_slot, d.key, d.extra);
+        } else {
+            arc.release_buf(d.key, d.extra);
+        }
         self.map.remove(&d.key);
         if self.last.1 == s {
             self.last = (u64::MAX, NIL);

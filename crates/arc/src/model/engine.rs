@@ -3,14 +3,12 @@
 
 use std::collections::VecDeque;
 
-use std::collections::HashMap;
-
 use super::behaviour::{Behaviour, Split};
 use super::config::{ArcConfig, HostConfig, Tunables};
 use super::multilist::MultiList;
 use super::stats::Counters;
 use crate::limits::{LimitsInput, Os, limits_for_release};
-use crate::slab::{Index, NIL, hash_key};
+use crate::slab::{Index, KeyMap, NIL, hash_key};
 
 /// An ARC state (spec §1; `l2c_only` is not modelled).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -183,7 +181,7 @@ pub struct ArcCache {
     pub(super) io: VecDeque<(u64, u32, u64)>,
     /// Dirty buffers of the open txg: (slab index, key).
     pub(super) dirty: Vec<(u32, u64)>,
-    pub(super) holds: HashMap<u32, u32>,
+    pub(super) holds: KeyMap<u32, u32>,
     /// Bytes of consumers' uncompressed copies charged by
     /// [`ArcCache::hold_buf`] (`overhead_size`).
     pub(super) overhead: u64,
@@ -325,7 +323,7 @@ impl ArcCache {
             shrink_priority: 12,
             io: VecDeque::with_capacity(256),
             dirty: Vec::with_capacity(256),
-            holds: HashMap::new(),
+            holds: KeyMap::default(),
             overhead: 0,
             s: Counters::default(),
             hash_max: 0,
@@ -559,6 +557,11 @@ impl ArcCache {
         let (_, Some(i)) = self.find(key) else {
             return false;
         };
+        self.hold_index(i)
+    }
+
+    /// [`ArcCache::hold`] of the header in slot `i`.
+    fn hold_index(&mut self, i: u32) -> bool {
         let st = self.state_of(i);
         if st.is_ghost() || st == State::Anon {
             return false;
@@ -580,16 +583,16 @@ impl ArcCache {
     /// Returns the header's slot (for [`ArcCache::buf_access_slot`]), or
     /// `None` if `key` is not a resident header.
     pub fn hold_buf(&mut self, key: u64, extra: u32) -> Option<u32> {
+        let (_, Some(i)) = self.find(key) else {
+            return None;
+        };
         // Held first, so that the allocation's eviction cannot take it.
-        if !self.hold(key) {
+        if !self.hold_index(i) {
             return None;
         }
         if extra > 0 {
             self.allocate(u64::from(extra), None);
         }
-        let (_, Some(i)) = self.find(key) else {
-            unreachable!("a held header stays resident")
-        };
         self.charge_copy(i, i64::from(extra));
         Some(i)
     }
@@ -609,12 +612,26 @@ impl ArcCache {
         let (_, Some(i)) = self.find(key) else {
             return false;
         };
+        self.release_buf_index(i, extra)
+    }
+
+    /// [`ArcCache::release_buf`] by the slot [`ArcCache::hold_buf`] returned
+    /// (no hash lookup); `key` is checked against the slot, and looked up if
+    /// the slot holds something else.
+    pub fn release_buf_slot(&mut self, slot: u32, key: u64, extra: u32) -> bool {
+        match self.ix.nodes.get(slot as usize) {
+            Some(n) if n.key == key && n.freq & F_HELD != 0 => self.release_buf_index(slot, extra),
+            _ => self.release_buf(key, extra),
+        }
+    }
+
+    fn release_buf_index(&mut self, i: u32, extra: u32) -> bool {
         if !self.holds.contains_key(&i) {
             return false;
         }
         let extra = extra.min(self.ix.nodes[i as usize].size.saturating_sub(1));
         self.charge_copy(i, -i64::from(extra));
-        self.release(key)
+        self.release_index(i)
     }
 
     /// Drop one reference taken by [`ArcCache::hold`]; the last one puts the
@@ -623,6 +640,10 @@ impl ArcCache {
         let (_, Some(i)) = self.find(key) else {
             return false;
         };
+        self.release_index(i)
+    }
+
+    fn release_index(&mut self, i: u32) -> bool {
         let Some(cnt) = self.holds.get_mut(&i) else {
             return false;
         };
