@@ -1,5 +1,7 @@
 //! `dmu_zfetch_prepare` / `dmu_zfetch_run` / `dmu_zfetch_done` (spec §10.3–10.4).
 
+use smallvec::SmallVec;
+
 use super::config::{Generation, PrefetchProperty, ZfetchConfig};
 use super::distance::{l1_exists, l1_index, legacy_distances, ramp};
 use super::stream::Stream;
@@ -88,12 +90,23 @@ struct Slot {
     in_list: bool,
 }
 
+/// Slots whose position [`FileState::near`] mirrors (`zfetch_max_streams`'
+/// default: a file rarely has more).
+const NEAR: usize = 8;
+
 /// One `zfetch_t`: the streams of one file.
 #[derive(Clone, Debug, Default)]
 struct FileState {
     slots: Vec<Slot>,
-    /// Slots in the stream list, head first.
-    list: Vec<u16>,
+    /// For each of the first [`NEAR`] slots, `stream.blkid + 1` while the
+    /// slot is in the list, 0 otherwise: what `prepare`'s first test reads
+    /// (is a stream within reach?), beside the list's length in this
+    /// struct, so that a random read's test costs no load of the slots.
+    /// Kept by [`FileState::moved`] wherever a slot's position or list
+    /// membership changes.
+    near: [u64; NEAR],
+    /// Slots in the stream list, head first (inline up to [`NEAR`]).
+    list: SmallVec<[u16; NEAR]>,
     free: Vec<u16>,
     maxblkid: u64,
     /// 2.2.4+ (whole-second `atime`): `(second, reap)`: before that second
@@ -107,6 +120,61 @@ struct FileState {
 }
 
 impl FileState {
+    /// Slot `s`'s stream moved, joined or left the list: mirror it in `near`.
+    #[inline]
+    fn moved(&mut self, s: usize) {
+        if s < NEAR {
+            let slot = &self.slots[s];
+            self.near[s] = if slot.in_list {
+                slot.stream.blkid.wrapping_add(1)
+            } else {
+                0
+            };
+        }
+    }
+
+    /// Whether a stream in the list is within `reach` blocks of `blkid`.
+    #[inline]
+    fn any_near(&self, blkid: u64, reach: u64) -> bool {
+        debug_assert!(
+            (0..self.slots.len().min(NEAR)).all(|s| {
+                let slot = &self.slots[s];
+                self.near[s]
+                    == if slot.in_list {
+                        slot.stream.blkid.wrapping_add(1)
+                    } else {
+                        0
+                    }
+            }),
+            "near out of step with the slots"
+        );
+        if self.slots.len() <= NEAR {
+            self.near.iter().fold(false, |any, &p| {
+                any | ((p != 0) & (blkid.abs_diff(p.wrapping_sub(1)) <= reach))
+            })
+        } else {
+            self.slots.iter().fold(false, |any, slot| {
+                any | (slot.in_list & (blkid.abs_diff(slot.stream.blkid) <= reach))
+            })
+        }
+    }
+
+    /// The position (`blkid`) of the stream in slot `s`, a slot in the list.
+    #[inline(always)]
+    fn position(&self, s: usize) -> u64 {
+        if s < NEAR {
+            self.near[s].wrapping_sub(1)
+        } else {
+            self.slots[s].stream.blkid
+        }
+    }
+
+    /// Start slot `s`'s stream afresh, expecting `blkid`.
+    fn reset_stream(&mut self, s: usize, blkid: u64, atime: i64) {
+        self.slots[s].stream.reset(blkid, atime);
+        self.moved(s);
+    }
+
     /// Whether no stream can be idle past `reap` seconds at `now` (see
     /// `idle_from`).
     fn none_idle(&self, now: u32, reap: u32) -> bool {
@@ -147,6 +215,7 @@ impl FileState {
     fn remove(&mut self, pos: usize) {
         let s = self.list.remove(pos) as usize;
         self.slots[s].in_list = false;
+        self.moved(s);
         self.release_if_idle(s);
     }
 
@@ -171,6 +240,7 @@ impl FileState {
         slot.used = true;
         slot.in_list = true;
         slot.stream = Stream::default();
+        self.moved(s);
         s
     }
 
@@ -225,7 +295,8 @@ impl Zfetch {
                 .iter()
                 .map(|s| {
                     s.slots.capacity() * size_of::<Slot>()
-                        + (s.list.capacity() + s.free.capacity()) * size_of::<u16>()
+                        + (s.list.capacity() * usize::from(s.list.spilled()) + s.free.capacity())
+                            * size_of::<u16>()
                 })
                 .sum::<usize>()
             + f.index.capacity() * (size_of::<(u32, u32)>() + 1)
@@ -372,6 +443,7 @@ impl Zfetch {
         zs.atime = now_ns as i64;
         zs.refs += 1;
         zs.callers += 1;
+        fs.moved(s);
         self.stats.hits += 1;
         Some(StreamRef {
             file,
@@ -407,31 +479,34 @@ impl Zfetch {
         // stands for both searches and their unpredictable branches.
         // The slots, not the list: `near` is the same in any order, and a
         // slot off the list (kept for its in-flight prefetches) is skipped.
-        let reach = window + nblks;
-        let near = fs.slots.iter().fold(false, |any, slot| {
-            any | (slot.in_list & (blkid.abs_diff(slot.stream.blkid) <= reach))
-        });
+        let near = fs.any_near(blkid, window + nblks);
+        // Both searches read the streams' positions from `near` (beside the
+        // list in the file's state) and load a stream only to change it or
+        // to read its `atime`.
         let mut found = None;
-        for &s in fs.list.iter().filter(|_| near) {
-            let zb = fs.slots[s as usize].stream.blkid;
-            if blkid == zb {
-                found = Some(Found::Hit(s as usize, blkid, nblks));
-                break;
-            } else if blkid + 1 == zb {
-                found = Some(Found::Hit(s as usize, blkid + 1, nblks - 1));
-                break;
+        if near {
+            for &s in &fs.list {
+                let zb = fs.position(s as usize);
+                if blkid == zb {
+                    found = Some(Found::Hit(s as usize, blkid, nblks));
+                    break;
+                } else if blkid + 1 == zb {
+                    found = Some(Found::Hit(s as usize, blkid + 1, nblks - 1));
+                    break;
+                }
             }
         }
         if near && found.is_none() {
             let t = now.wrapping_sub(cfg.max_sec_reap);
-            for &s in &fs.list {
-                let zs = &mut fs.slots[s as usize].stream;
-                if blkid > zs.blkid {
-                    if end_access <= zs.blkid + window {
+            for i in 0..fs.list.len() {
+                let s = fs.list[i] as usize;
+                let zb = fs.position(s);
+                if blkid > zb {
+                    if end_access <= zb + window {
+                        let zs = &mut fs.slots[s].stream;
                         let adv = if !fetch_data {
                             self.stats.stride += 1;
-                            let n = end_access - zs.blkid;
-                            zs.hit(n)
+                            zs.hit(end_access - zb)
                         } else {
                             let adv = zs.future(blkid, nblks, cfg.hole_shift);
                             if adv > 0 {
@@ -441,16 +516,15 @@ impl Zfetch {
                             }
                             adv
                         };
-                        found = Some(Found::Advanced(s as usize, adv));
+                        found = Some(Found::Advanced(s, adv));
                         break;
                     }
-                } else if end_access >= zs.blkid {
-                    let skip = zs.blkid - blkid;
-                    found = Some(Found::Hit(s as usize, zs.blkid, nblks - skip));
+                } else if end_access >= zb {
+                    found = Some(Found::Hit(s, zb, nblks - (zb - blkid)));
                     break;
-                } else if end_access + window > zs.blkid && secs_active(zs.atime, t) {
+                } else if end_access + window > zb && secs_active(fs.slots[s].stream.atime, t) {
                     self.stats.past += 1;
-                    zs.atime = i64::from(now);
+                    fs.slots[s].stream.atime = i64::from(now);
                     fs.touched(now, reap);
                     return None;
                 }
@@ -474,6 +548,7 @@ impl Zfetch {
                     }
                     Found::Advanced(s, adv) => (s, adv),
                 };
+                fs.moved(s);
                 fs.slots[s].stream.atime = i64::from(now);
                 fs.touched(now, reap);
                 let zs = &mut fs.slots[s].stream;
@@ -553,7 +628,7 @@ impl Zfetch {
             }
             let s = fs.alloc();
             fs.list.insert(0, s as u16);
-            fs.slots[s].stream.reset(blkid, now);
+            fs.reset_stream(s, blkid, now);
             return;
         }
         // 2.1.6+: delete streams idle past max_sec_reap, reusing the first.
@@ -579,7 +654,8 @@ impl Zfetch {
             }
             let s = fs.alloc();
             fs.list.insert(0, s as u16);
-            fs.slots[s].stream.reset(
+            fs.reset_stream(
+                s,
                 blkid,
                 i64::from((now as u32).wrapping_sub(cfg.min_sec_reap)),
             );
@@ -644,7 +720,7 @@ impl Zfetch {
         } else {
             now - i64::from(cfg.min_sec_reap) * unit
         };
-        fs.slots[s].stream.reset(blkid, atime);
+        fs.reset_stream(s, blkid, atime);
         if secs {
             fs.set_idle_from(now as u32, reap);
         }
