@@ -243,6 +243,9 @@ pub struct ZfsArc {
     last_file: Option<(u32, FileInfo)>,
     block_keys: bool,
     blocks_per_file: Option<u64>,
+    /// `log2(blocks_per_file)` when it is a power of two (a shift and a
+    /// mask place a key instead of a 64-bit division on every request).
+    file_shift: Option<u32>,
     compress_ratio: f64,
     /// The DMU's indirect blocks and dbuf cache, when on.
     dmu: Option<Dmu>,
@@ -298,6 +301,10 @@ impl ZfsArc {
             indirect,
             dmu_reads,
             blocks_per_file: spec.blocks_per_file.filter(|&n| n > 0),
+            file_shift: spec
+                .blocks_per_file
+                .filter(|n| n.is_power_of_two())
+                .map(u64::trailing_zeros),
             compress_ratio: spec.compress_ratio,
             arc,
             zfetch,
@@ -446,13 +453,16 @@ impl ZfsArc {
                 // A block key has 23 bits of file: larger file numbers are
                 // hashed into them.
                 const FILES: u64 = 1 << 23;
-                let file = key / n;
+                let (file, blkid) = match self.file_shift {
+                    Some(s) => (key >> s, key & (n - 1)),
+                    None => (key / n, key % n),
+                };
                 let file = if file < FILES {
                     file as u32
                 } else {
                     (hash_key(file) >> 41) as u32
                 };
-                (file, key % n, n - 1)
+                (file, blkid, n - 1)
             }
         }
     }
