@@ -36,7 +36,7 @@
 use crate::dmu::Dmu;
 use crate::sample::SpatialSampler;
 use arclab_arc::model::{ArcCache, ArcConfig, ArcStats, Outcome, ReadFlags};
-use arclab_arc::slab::{KeyMap, hash_key};
+use arclab_arc::slab::hash_key;
 use arclab_arc::zfetch::{FileInfo, PrefetchIo, Zfetch, ZfetchConfig, ZfetchStats};
 use arclab_arc::{Kind, Op, Release, Request, block_key, key_blkid, key_file, key_level};
 use std::collections::{BTreeMap, VecDeque};
@@ -238,9 +238,6 @@ pub struct ZfsArc {
     zfetch: Option<Zfetch>,
     ios: Vec<PrefetchIo>,
     inflight: VecDeque<(u64, PrefetchIo)>,
-    files: KeyMap<u32, FileInfo>,
-    /// The file of the previous read (most traces read one file at a time).
-    last_file: Option<(u32, FileInfo)>,
     block_keys: bool,
     blocks_per_file: Option<u64>,
     /// `log2(blocks_per_file)` when it is a power of two (a shift and a
@@ -310,8 +307,6 @@ impl ZfsArc {
             zfetch,
             ios: Vec::with_capacity(64),
             inflight: VecDeque::with_capacity(1024),
-            files: KeyMap::default(),
-            last_file: None,
             block_keys: spec.block_keys,
             latency_ns,
             disk: PrefetchReads::default(),
@@ -414,7 +409,6 @@ impl ZfsArc {
             + self.zfetch.as_ref().map_or(0, Zfetch::heap_bytes)
             + self.ios.capacity() * size_of::<PrefetchIo>()
             + self.inflight.capacity() * size_of::<(u64, PrefetchIo)>()
-            + self.files.capacity() * (size_of::<(u32, FileInfo)>() + 1)
     }
 
     /// zfetchstats, when prefetch is on.
@@ -470,12 +464,20 @@ impl ZfsArc {
     /// A hint that `req` comes soon (see [`ArcCache::prefetch`]).
     #[inline(always)]
     pub fn prefetch(&self, req: &Request, stage: u8) {
-        let key = if self.block_keys {
-            req.key
+        let (file, key) = if self.block_keys {
+            (key_file(req.key), req.key)
         } else {
             let (file, blkid, _) = self.place(req.key);
-            block_key(file, 0, blkid)
+            (file, block_key(file, 0, blkid))
         };
+        // The file's streams, which a demand read's `prepare` reads first.
+        if stage == 0
+            && req.op == Op::Read
+            && !req.prefetch
+            && let Some(zf) = &self.zfetch
+        {
+            zf.prefetch_file(file);
+        }
         self.arc.prefetch(key, stage);
     }
 
@@ -589,17 +591,16 @@ impl ZfsArc {
 
     /// What the prefetcher knows of `file`: its size in blocks and block
     /// size, fixed by its first read (`size` bytes).
+    /// The prefetcher keeps it beside the file's streams (one lookup for
+    /// both); without a prefetcher nothing asks.
     fn file_info(&mut self, file: u32, maxblkid: u64, size: u32) -> FileInfo {
-        match self.last_file {
-            Some((f, info)) if f == file => info,
-            _ => {
-                let info = *self.files.entry(file).or_insert_with(|| FileInfo {
-                    maxblkid,
-                    blocksize: size.clamp(512, 16 << 20).next_power_of_two(),
-                });
-                self.last_file = Some((file, info));
-                info
-            }
+        let first = || FileInfo {
+            maxblkid,
+            blocksize: size.clamp(512, 16 << 20).next_power_of_two(),
+        };
+        match self.zfetch.as_mut() {
+            Some(zf) => zf.file_info(file, first),
+            None => first(),
         }
     }
 

@@ -19,8 +19,6 @@ type FileMap = crate::slab::KeyMap<u32, u32>;
 struct Files {
     states: Vec<FileState>,
     index: FileMap,
-    /// Entries of `states` freed by [`Files::remove`], reused first.
-    free: Vec<u32>,
     /// The last file found and its entry (`NO_FILE`: none).
     last: (u32, u32),
 }
@@ -56,27 +54,23 @@ impl Files {
     #[inline]
     fn entry(&mut self, file: u32) -> &mut FileState {
         if self.get_mut(file).is_none() {
-            let i = match self.free.pop() {
-                Some(i) => i,
-                None => {
-                    self.states.push(FileState::default());
-                    (self.states.len() - 1) as u32
-                }
-            };
+            self.states.push(FileState::default());
+            let i = (self.states.len() - 1) as u32;
             self.index.insert(file, i);
             self.last = (file, i);
         }
         &mut self.states[self.last.1 as usize]
     }
 
-    /// Forget `file`: a later [`Files::entry`] starts it afresh.
-    fn remove(&mut self, file: u32) {
-        if let Some(i) = self.index.remove(&file) {
-            self.states[i as usize] = FileState::default();
-            self.free.push(i);
-            if self.last.0 == file {
-                self.last = (0, NO_FILE);
-            }
+    /// Forget the streams of `file`: a later [`Files::entry`] finds it
+    /// with none. What is known of the file itself (its [`FileInfo`])
+    /// stays.
+    fn forget_streams(&mut self, file: u32) {
+        if let Some(fs) = self.get_mut(file) {
+            *fs = FileState {
+                info: fs.info,
+                ..FileState::default()
+            };
         }
     }
 }
@@ -117,6 +111,9 @@ struct FileState {
     /// (an `atime` only moves forward unless the clock does not). Random
     /// reads, which fail to create a stream most of the time, need it.
     idle_from: Option<(u32, u32)>,
+    /// What is known of the file, fixed at its first read
+    /// ([`Zfetch::file_info`]); kept when its streams are forgotten.
+    info: Option<FileInfo>,
 }
 
 impl FileState {
@@ -300,7 +297,6 @@ impl Zfetch {
                 })
                 .sum::<usize>()
             + f.index.capacity() * (size_of::<(u32, u32)>() + 1)
-            + f.free.capacity() * size_of::<u32>()
     }
 
     /// The zfetchstats counters (`io_active` is the current value).
@@ -314,6 +310,35 @@ impl Zfetch {
             .get(file)
             .into_iter()
             .flat_map(|f| f.list.iter().map(|&s| &f.slots[s as usize].stream))
+    }
+
+    /// What the prefetcher knows of `file` (its size in blocks, its block
+    /// size): fixed by `first` at the file's first read, the same ever
+    /// after, streams forgotten or not.
+    #[inline]
+    pub fn file_info(&mut self, file: u32, first: impl FnOnce() -> FileInfo) -> FileInfo {
+        *self.files.entry(file).info.get_or_insert_with(first)
+    }
+
+    /// A hint that `file` is read soon: start loading its streams' state
+    /// (the list, the positions beside it and its length, which every
+    /// [`Zfetch::prepare`] reads). Never changes a result.
+    #[inline(always)]
+    pub fn prefetch_file(&self, file: u32) {
+        if self.files.last.0 == file {
+            return; // the file of the last read: at hand already
+        }
+        if let Some(&i) = self.files.index.get(&file) {
+            let p = self
+                .files
+                .states
+                .as_ptr()
+                .wrapping_add(i as usize)
+                .cast::<u8>();
+            for line in (0..size_of::<FileState>()).step_by(64) {
+                crate::slab::prefetch(p.wrapping_add(line));
+            }
+        }
     }
 
     /// Number of streams in the list of `file` (`zf_numstreams`).
@@ -331,7 +356,7 @@ impl Zfetch {
     /// memory). In-flight prefetches of it still lower `io_active` in
     /// [`Zfetch::io_done`].
     pub fn forget_file(&mut self, file: u32) {
-        self.files.remove(file);
+        self.files.forget_streams(file);
     }
 
     /// `dmu_zfetch_prepare`: account the demand access to blocks
