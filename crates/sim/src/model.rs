@@ -464,20 +464,12 @@ impl ZfsArc {
     /// A hint that `req` comes soon (see [`ArcCache::prefetch`]).
     #[inline(always)]
     pub fn prefetch(&self, req: &Request, stage: u8) {
-        let (file, key) = if self.block_keys {
-            (key_file(req.key), req.key)
+        let key = if self.block_keys {
+            req.key
         } else {
             let (file, blkid, _) = self.place(req.key);
-            (file, block_key(file, 0, blkid))
+            block_key(file, 0, blkid)
         };
-        // The file's streams, which a demand read's `prepare` reads first.
-        if stage == 0
-            && req.op == Op::Read
-            && !req.prefetch
-            && let Some(zf) = &self.zfetch
-        {
-            zf.prefetch_file(file);
-        }
         self.arc.prefetch(key, stage);
     }
 

@@ -320,27 +320,6 @@ impl Zfetch {
         *self.files.entry(file).info.get_or_insert_with(first)
     }
 
-    /// A hint that `file` is read soon: start loading its streams' state
-    /// (the list, the positions beside it and its length, which every
-    /// [`Zfetch::prepare`] reads). Never changes a result.
-    #[inline(always)]
-    pub fn prefetch_file(&self, file: u32) {
-        if self.files.last.0 == file {
-            return; // the file of the last read: at hand already
-        }
-        if let Some(&i) = self.files.index.get(&file) {
-            let p = self
-                .files
-                .states
-                .as_ptr()
-                .wrapping_add(i as usize)
-                .cast::<u8>();
-            for line in (0..size_of::<FileState>()).step_by(64) {
-                crate::slab::prefetch(p.wrapping_add(line));
-            }
-        }
-    }
-
     /// Number of streams in the list of `file` (`zf_numstreams`).
     pub fn num_streams(&self, file: u32) -> usize {
         self.files.get(file).map_or(0, |f| f.list.len())
