@@ -130,3 +130,34 @@ fn a_future_access_prefetches_nothing_before_master() {
         }
     }
 }
+
+/// What is known of a file (`dn_maxblkid`, `dn_datablksz`) belongs to the
+/// file, not to its streams: `dmu_zfetch_fini` frees a `zfetch_t`'s
+/// streams but the dnode keeps its size. So after [`Zfetch::forget_file`]
+/// the file has no streams and the same info, which its first read fixed;
+/// a later read's other guess is ignored.
+#[test]
+fn forgetting_a_files_streams_keeps_what_is_known_of_it() {
+    let cfg = ZfetchConfig::for_release("2.2.8".parse::<Release>().unwrap());
+    let mut zf = Zfetch::new(cfg);
+    let first = FileInfo {
+        maxblkid: 2047,
+        blocksize: 128 << 10,
+    };
+    let other = FileInfo {
+        maxblkid: 9,
+        blocksize: 4 << 10,
+    };
+    assert_eq!(zf.file_info(3, || first), first);
+    let mut out = Vec::new();
+    for b in 0..4 {
+        if let Some(s) = zf.prepare(3, b, 1, true, b * 1_000_000, &first, &mut out) {
+            zf.run(s, true, &mut out);
+        }
+    }
+    assert_eq!(zf.num_streams(3), 1, "a sequential read made a stream");
+    zf.forget_file(3);
+    assert_eq!(zf.num_streams(3), 0);
+    assert_eq!(zf.file_info(3, || other), first);
+    assert_eq!(zf.file_info(4, || other), other, "another file's own");
+}
