@@ -1,5 +1,6 @@
 //! Unit tests of the ZFS model as a replay target.
 
+use super::prefetch_reads::OPEN_RUNS;
 use super::*;
 use arclab_arc::model::Behaviour;
 
