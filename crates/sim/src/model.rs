@@ -155,6 +155,9 @@ pub struct ZfsArc {
     /// mask place a key instead of a 64-bit division on every request).
     file_shift: Option<u32>,
     compress_ratio: f64,
+    /// Whether [`psize`] changes a size at `compress_ratio` (tested once,
+    /// not on every read).
+    compressed: bool,
     /// The DMU's indirect blocks and dbuf cache, when on.
     dmu: Option<Dmu>,
     /// Plain keys: each demand data read holds its indirect blocks
@@ -214,6 +217,7 @@ impl ZfsArc {
                 .filter(|n| n.is_power_of_two())
                 .map(u64::trailing_zeros),
             compress_ratio: spec.compress_ratio,
+            compressed: spec.compress_ratio > 1.0 && spec.compress_ratio.is_finite(),
             arc,
             zfetch,
             ios: Vec::with_capacity(64),
@@ -402,7 +406,7 @@ impl ZfsArc {
     #[inline]
     fn serve(&mut self, req: &Request) -> bool {
         let mut r = *req;
-        if r.kind == Kind::Data {
+        if r.kind == Kind::Data && self.compressed {
             r.size = psize(r.size, self.compress_ratio);
         }
         let (file, level, blkid, maxblkid) = if self.block_keys {
@@ -509,6 +513,9 @@ impl ZfsArc {
 
     /// Issue the prefetch reads collected in `self.ios`.
     fn issue_prefetches(&mut self, now: u64, info: &FileInfo) {
+        if self.ios.is_empty() {
+            return;
+        }
         let mut ios = std::mem::take(&mut self.ios);
         for io in ios.drain(..) {
             if let Some(s) = &self.prefetch_filter

@@ -167,6 +167,9 @@ pub struct ArcCache {
     pub(super) now: u64,
     pub(super) tick: u32,
     pub(super) ns_per_tick: u64,
+    /// The model times `[from, to)` of `tick` (empty: none known), so that
+    /// setting the clock within the same tick costs no division.
+    tick_span: (u64, u64),
     pub(super) mintime: u32,
     pub(super) min_pf_ticks: u32,
     pub(super) min_presc_ticks: u32,
@@ -314,6 +317,7 @@ impl ArcCache {
             now: 0,
             tick: 0,
             ns_per_tick,
+            tick_span: (1, 0),
             next_event: 0,
             next_second: 1_000_000_000,
             next_txg: t.txg_timeout_s.max(1) * 1_000_000_000,
@@ -429,6 +433,25 @@ impl ArcCache {
             Some(t) => t as u32,
             None => (u128::from(ns) * u128::from(self.t.hz) / 1_000_000_000) as u32,
         }
+    }
+
+    /// Set `tick` to the tick of `ns` (as [`ArcCache::tick_of`]), dividing
+    /// only when `ns` leaves the current tick's span.
+    #[inline(always)]
+    pub(super) fn set_tick(&mut self, ns: u64) {
+        let (from, to) = self.tick_span;
+        if ns >= from && ns < to {
+            return;
+        }
+        self.tick = self.tick_of(ns);
+        self.tick_span = match ns.checked_div(self.ns_per_tick) {
+            Some(q) => {
+                let from = q * self.ns_per_tick;
+                (from, from.saturating_add(self.ns_per_tick))
+            }
+            // Ticks of unequal lengths: no span, divide every time.
+            None => (1, 0),
+        };
     }
 
     /// Block type of a new header for `key` of request kind `meta`.

@@ -176,7 +176,7 @@ impl ArcCache {
         }
         self.now = now;
         self.last_integrate = now;
-        self.tick = self.tick_of(now);
+        self.set_tick(now);
         self.idle_jumps += 1;
         self.next_event = self.next_second.min(self.next_txg).min(self.next_reclaim);
     }
@@ -191,7 +191,7 @@ impl ArcCache {
             self.integrate(t);
         }
         self.now = t;
-        self.tick = self.tick_of(t);
+        self.set_tick(t);
     }
 
     fn integrate(&mut self, t: u64) {

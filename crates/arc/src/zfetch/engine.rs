@@ -105,7 +105,7 @@ impl Zfetch {
         info: &FileInfo,
         out: &mut Vec<PrefetchIo>,
     ) -> Option<StreamRef> {
-        let cfg = self.cfg;
+        let cfg = &self.cfg;
         if cfg.disable || cfg.property == PrefetchProperty::None {
             return None;
         }
@@ -149,10 +149,10 @@ impl Zfetch {
         now_ns: u64,
         dbs: u32,
     ) -> Option<StreamRef> {
-        let cfg = self.cfg;
+        let Zfetch { cfg, files, stats } = self;
         let g = cfg.generation;
-        let io_active = self.stats.io_active;
-        let fs = self.files.get_mut(file)?;
+        let io_active = stats.io_active;
+        let fs = files.get_mut(file)?;
         let mut found = None;
         for (pos, &s) in fs.list.iter().enumerate() {
             let zb = fs.slots[s as usize].stream.blkid;
@@ -183,23 +183,23 @@ impl Zfetch {
             }
         }
         let Some(pos) = found else {
-            self.create_stream(file, end, now_ns, dbs);
-            self.stats.misses += 1;
+            create_stream(cfg, stats, fs, end, now_ns, dbs);
+            stats.misses += 1;
             return None;
         };
         let s = fs.list[pos] as usize;
         let zs = &mut fs.slots[s].stream;
         if g.is_sequential() {
-            legacy_distances(zs, &cfg, blkid, nblks, end, fetch_data, dbs);
+            legacy_distances(zs, cfg, blkid, nblks, end, fetch_data, dbs);
         } else {
-            ramp(zs, &cfg, nblks, end, fetch_data, dbs, io_active);
+            ramp(zs, cfg, nblks, end, fetch_data, dbs, io_active);
         }
         zs.blkid = end;
         zs.atime = now_ns as i64;
         zs.refs += 1;
         zs.callers += 1;
         fs.moved(s);
-        self.stats.hits += 1;
+        stats.hits += 1;
         Some(StreamRef {
             file,
             slot: s as u16,
@@ -220,12 +220,12 @@ impl Zfetch {
         dbs: u32,
         out: &mut Vec<PrefetchIo>,
     ) -> Option<StreamRef> {
-        let cfg = self.cfg;
-        let io_active = self.stats.io_active;
+        let Zfetch { cfg, files, stats } = self;
+        let io_active = stats.io_active;
         let now = now_secs(now_ns);
         let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
         let end_access = blkid + nblks;
-        let fs = self.files.get_mut(file)?;
+        let fs = files.get_mut(file)?;
         let maxblkid = fs.maxblkid;
         let window = ((cfg.max_reorder >> dbs) as u64 + 1).min(u64::from(u16::MAX));
         // Every match below (exact, +1, reorder window, overlap, past) needs
@@ -260,14 +260,14 @@ impl Zfetch {
                     if end_access <= zb + window {
                         let zs = &mut fs.slots[s].stream;
                         let adv = if !fetch_data {
-                            self.stats.stride += 1;
+                            stats.stride += 1;
                             zs.hit(end_access - zb)
                         } else {
                             let adv = zs.future(blkid, nblks, cfg.hole_shift);
                             if adv > 0 {
-                                self.stats.stride += 1;
+                                stats.stride += 1;
                             } else {
-                                self.stats.future += 1;
+                                stats.future += 1;
                             }
                             adv
                         };
@@ -278,7 +278,7 @@ impl Zfetch {
                     found = Some(Found::Hit(s, zb, nblks - (zb - blkid)));
                     break;
                 } else if end_access + window > zb && secs_active(fs.slots[s].stream.atime, t) {
-                    self.stats.past += 1;
+                    stats.past += 1;
                     fs.slots[s].stream.atime = i64::from(now);
                     fs.touched(now, reap);
                     return None;
@@ -290,15 +290,15 @@ impl Zfetch {
         match found {
             None => {
                 if end_access < maxblkid {
-                    self.create_stream(file, end_access, now_ns, dbs);
+                    create_stream(cfg, stats, fs, end_access, now_ns, dbs);
                 }
-                self.stats.misses += 1;
+                stats.misses += 1;
             }
             Some(f) => {
                 let (s, adv) = match f {
                     Found::Hit(s, b, n) => {
                         blkid = b;
-                        self.stats.hits += 1;
+                        stats.hits += 1;
                         (s, fs.slots[s].stream.hit(n))
                     }
                     Found::Advanced(s, adv) => (s, adv),
@@ -323,7 +323,7 @@ impl Zfetch {
                     }
                     return None;
                 }
-                ipf_lo = ramp(zs, &cfg, adv, end_blkid, fetch_data, dbs, io_active);
+                ipf_lo = ramp(zs, cfg, adv, end_blkid, fetch_data, dbs, io_active);
                 zs.refs += 1;
                 zs.callers += 1;
                 zs_ref = Some(StreamRef {
@@ -349,143 +349,16 @@ impl Zfetch {
                     });
                 }
             }
-            self.stats.io_issued += (out.len() - before) as u64;
+            stats.io_issued += (out.len() - before) as u64;
         }
         zs_ref
-    }
-
-    /// `dmu_zfetch_stream_create`: reap, recycle or add a stream expecting
-    /// `blkid`; bumps `max_streams` when none is available.
-    fn create_stream(&mut self, file: u32, blkid: u64, now_ns: u64, dbs: u32) {
-        let cfg = self.cfg;
-        let Some(fs) = self.files.get_mut(file) else {
-            return;
-        };
-        let g = cfg.generation;
-        let limit = u64::from(cfg.max_streams)
-            .min((fs.maxblkid << dbs) / u64::from(cfg.max_distance.max(1)))
-            .max(1) as usize;
-        if g.is_sequential() {
-            let now = now_ns as i64;
-            let mut i = 0;
-            while i < fs.list.len() {
-                let zs = stream_at(fs, i);
-                let busy = g == Generation::Sequential21 && zs.refs != 0;
-                if !busy && (now - zs.atime) / NANOSEC > i64::from(cfg.min_sec_reap) {
-                    fs.remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-            if fs.list.len() >= limit {
-                self.stats.max_streams += 1;
-                return;
-            }
-            let s = fs.alloc();
-            fs.list.insert(0, s as u16);
-            fs.reset_stream(s, blkid, now);
-            return;
-        }
-        // 2.1.6+: delete streams idle past max_sec_reap, reusing the first.
-        let secs = g.whole_seconds();
-        let (now, unit) = if secs {
-            (i64::from(now_secs(now_ns)), 1)
-        } else {
-            (now_ns as i64, NANOSEC)
-        };
-        let idle = |atime: i64, reap: u32| {
-            if secs {
-                !secs_active(atime, (now as u32).wrapping_sub(reap))
-            } else {
-                atime <= now - i64::from(reap) * unit
-            }
-        };
-        let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
-        if secs && fs.none_idle(now as u32, reap) {
-            // No stream is idle: both searches below would find nothing.
-            if fs.list.len() >= limit {
-                self.stats.max_streams += 1;
-                return;
-            }
-            let s = fs.alloc();
-            fs.list.insert(0, s as u16);
-            fs.reset_stream(
-                s,
-                blkid,
-                i64::from((now as u32).wrapping_sub(cfg.min_sec_reap)),
-            );
-            fs.touched((now as u32).wrapping_sub(cfg.min_sec_reap), reap);
-            return;
-        }
-        let mut old: Option<usize> = None;
-        let mut i = 0;
-        while i < fs.list.len() {
-            let zs = stream_at(fs, i);
-            if zs.refs != 0 || !idle(zs.atime, cfg.max_sec_reap) {
-                i += 1;
-            } else if old.is_none() {
-                old = Some(i);
-                i += 1;
-            } else {
-                fs.remove(i);
-            }
-        }
-        if old.is_none() && fs.list.len() >= limit {
-            for i in 0..fs.list.len() {
-                let zs = stream_at(fs, i);
-                if zs.refs != 0 || !idle(zs.atime, cfg.min_sec_reap) {
-                    continue;
-                }
-                let older = match old {
-                    None => true,
-                    // HEAD: ties go to the later stream; before 2.2.4 the first.
-                    Some(o) if secs => {
-                        (stream_at(fs, o).atime as u32).wrapping_sub(zs.atime as u32) as i32 >= 0
-                    }
-                    Some(o) => zs.atime < stream_at(fs, o).atime,
-                };
-                if older {
-                    old = Some(i);
-                }
-            }
-            if old.is_none() {
-                self.stats.max_streams += 1;
-                if secs {
-                    fs.set_idle_from(now as u32, reap);
-                }
-                return;
-            }
-        }
-        let s = match old {
-            // 2.2.4+ moves a reused stream to the head; earlier kept its place.
-            Some(pos) if secs => {
-                let s = fs.list.remove(pos);
-                fs.list.insert(0, s);
-                s as usize
-            }
-            Some(pos) => fs.list[pos] as usize,
-            None => {
-                let s = fs.alloc();
-                fs.list.insert(0, s as u16);
-                s
-            }
-        };
-        let atime = if secs {
-            i64::from((now as u32).wrapping_sub(cfg.min_sec_reap))
-        } else {
-            now - i64::from(cfg.min_sec_reap) * unit
-        };
-        fs.reset_stream(s, blkid, atime);
-        if secs {
-            fs.set_idle_from(now as u32, reap);
-        }
     }
 
     /// `dmu_zfetch_run`: after the demand reads, push the prefetch reads
     /// the stream has scheduled. `missed` = some demand block was not cached.
     pub fn run(&mut self, stream: StreamRef, missed: bool, out: &mut Vec<PrefetchIo>) {
-        let cfg = self.cfg;
-        let g = cfg.generation;
+        let g = self.cfg.generation;
+        let epbs = self.cfg.epbs();
         let Some(fs) = self.files.get_mut(stream.file) else {
             return;
         };
@@ -515,7 +388,6 @@ impl Zfetch {
         }
         let ipf_end = zs.ipf_end.max(ipf_start);
         zs.ipf_start = zs.ipf_end;
-        let epbs = cfg.epbs();
         let before = out.len();
         for b in pf_start..pf_end {
             if b <= maxblkid {
@@ -581,6 +453,142 @@ impl Zfetch {
         }
         zs.refs = zs.refs.saturating_sub(1);
         fs.release_if_idle(s);
+    }
+}
+
+/// `dmu_zfetch_stream_create`: reap, recycle or add a stream expecting
+/// `blkid`; bumps `max_streams` when none is available.
+fn create_stream(
+    cfg: &ZfetchConfig,
+    stats: &mut ZfetchStats,
+    fs: &mut FileState,
+    blkid: u64,
+    now_ns: u64,
+    dbs: u32,
+) {
+    let g = cfg.generation;
+    // The list is full at `max(1, min(max_streams, size / max_distance))`
+    // streams; `⌊x/d⌋ <= n` is `x < (n+1)·d`, which needs no division (this
+    // runs on most random reads).
+    let (x, d) = (fs.maxblkid << dbs, u64::from(cfg.max_distance.max(1)));
+    let max_streams = u64::from(cfg.max_streams);
+    let full = move |len: usize| {
+        let n = len as u64;
+        n >= 1 && (n >= max_streams || x < (n + 1) * d)
+    };
+    if g.is_sequential() {
+        let now = now_ns as i64;
+        let mut i = 0;
+        while i < fs.list.len() {
+            let zs = stream_at(fs, i);
+            let busy = g == Generation::Sequential21 && zs.refs != 0;
+            if !busy && (now - zs.atime) / NANOSEC > i64::from(cfg.min_sec_reap) {
+                fs.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        if full(fs.list.len()) {
+            stats.max_streams += 1;
+            return;
+        }
+        let s = fs.alloc();
+        fs.list.insert(0, s as u16);
+        fs.reset_stream(s, blkid, now);
+        return;
+    }
+    // 2.1.6+: delete streams idle past max_sec_reap, reusing the first.
+    let secs = g.whole_seconds();
+    let (now, unit) = if secs {
+        (i64::from(now_secs(now_ns)), 1)
+    } else {
+        (now_ns as i64, NANOSEC)
+    };
+    let idle = |atime: i64, reap: u32| {
+        if secs {
+            !secs_active(atime, (now as u32).wrapping_sub(reap))
+        } else {
+            atime <= now - i64::from(reap) * unit
+        }
+    };
+    let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
+    if secs && fs.none_idle(now as u32, reap) {
+        // No stream is idle: both searches below would find nothing.
+        if full(fs.list.len()) {
+            stats.max_streams += 1;
+            return;
+        }
+        let s = fs.alloc();
+        fs.list.insert(0, s as u16);
+        fs.reset_stream(
+            s,
+            blkid,
+            i64::from((now as u32).wrapping_sub(cfg.min_sec_reap)),
+        );
+        fs.touched((now as u32).wrapping_sub(cfg.min_sec_reap), reap);
+        return;
+    }
+    let mut old: Option<usize> = None;
+    let mut i = 0;
+    while i < fs.list.len() {
+        let zs = stream_at(fs, i);
+        if zs.refs != 0 || !idle(zs.atime, cfg.max_sec_reap) {
+            i += 1;
+        } else if old.is_none() {
+            old = Some(i);
+            i += 1;
+        } else {
+            fs.remove(i);
+        }
+    }
+    if old.is_none() && full(fs.list.len()) {
+        for i in 0..fs.list.len() {
+            let zs = stream_at(fs, i);
+            if zs.refs != 0 || !idle(zs.atime, cfg.min_sec_reap) {
+                continue;
+            }
+            let older = match old {
+                None => true,
+                // HEAD: ties go to the later stream; before 2.2.4 the first.
+                Some(o) if secs => {
+                    (stream_at(fs, o).atime as u32).wrapping_sub(zs.atime as u32) as i32 >= 0
+                }
+                Some(o) => zs.atime < stream_at(fs, o).atime,
+            };
+            if older {
+                old = Some(i);
+            }
+        }
+        if old.is_none() {
+            stats.max_streams += 1;
+            if secs {
+                fs.set_idle_from(now as u32, reap);
+            }
+            return;
+        }
+    }
+    let s = match old {
+        // 2.2.4+ moves a reused stream to the head; earlier kept its place.
+        Some(pos) if secs => {
+            let s = fs.list.remove(pos);
+            fs.list.insert(0, s);
+            s as usize
+        }
+        Some(pos) => fs.list[pos] as usize,
+        None => {
+            let s = fs.alloc();
+            fs.list.insert(0, s as u16);
+            s
+        }
+    };
+    let atime = if secs {
+        i64::from((now as u32).wrapping_sub(cfg.min_sec_reap))
+    } else {
+        now - i64::from(cfg.min_sec_reap) * unit
+    };
+    fs.reset_stream(s, blkid, atime);
+    if secs {
+        fs.set_idle_from(now as u32, reap);
     }
 }
 
