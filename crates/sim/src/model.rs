@@ -104,7 +104,7 @@ pub struct ZfsSpec {
 /// and `lsize` itself unless that saves at least 1/8 (`zio_compress_data`
 /// keeps a block uncompressed otherwise).
 pub fn psize(lsize: u32, ratio: f64) -> u32 {
-    if ratio.is_nan() || ratio <= 1.0 || ratio.is_infinite() {
+    if !compresses(ratio) {
         return lsize;
     }
     const SECTOR: u64 = 4096;
@@ -115,6 +115,12 @@ pub fn psize(lsize: u32, ratio: f64) -> u32 {
     } else {
         p as u32
     }
+}
+
+/// Whether `ratio` compresses at all: finite and above 1 (any other ratio
+/// leaves every block at its logical size).
+fn compresses(ratio: f64) -> bool {
+    ratio > 1.0 && ratio.is_finite()
 }
 
 impl ZfsSpec {
@@ -154,10 +160,9 @@ pub struct ZfsArc {
     /// `log2(blocks_per_file)` when it is a power of two (a shift and a
     /// mask place a key instead of a 64-bit division on every request).
     file_shift: Option<u32>,
-    compress_ratio: f64,
-    /// Whether [`psize`] changes a size at `compress_ratio` (tested once,
-    /// not on every read).
-    compressed: bool,
+    /// The data's compression ratio, `None` when it does not compress
+    /// (decided once, not on every read).
+    compress_ratio: Option<f64>,
     /// The DMU's indirect blocks and dbuf cache, when on.
     dmu: Option<Dmu>,
     /// Plain keys: each demand data read holds its indirect blocks
@@ -216,8 +221,7 @@ impl ZfsArc {
                 .blocks_per_file
                 .filter(|n| n.is_power_of_two())
                 .map(u64::trailing_zeros),
-            compress_ratio: spec.compress_ratio,
-            compressed: spec.compress_ratio > 1.0 && spec.compress_ratio.is_finite(),
+            compress_ratio: Some(spec.compress_ratio).filter(|&r| compresses(r)),
             arc,
             zfetch,
             ios: Vec::with_capacity(64),
@@ -306,12 +310,12 @@ impl ZfsArc {
     /// arcstats of the model now.
     pub fn stats(&self) -> ArcStats {
         let mut s = self.arc.stats();
-        if self.compress_ratio > 1.0 {
+        if let Some(ratio) = self.compress_ratio {
             // Data blocks are charged compressed: their logical bytes are the
             // ratio times (an estimate: each block's own rounding is not kept).
             // Metadata is counted at its charged size.
             let meta = s.compressed_size.saturating_sub(s.data_size);
-            s.uncompressed_size = (s.data_size as f64 * self.compress_ratio) as u64 + meta;
+            s.uncompressed_size = (s.data_size as f64 * ratio) as u64 + meta;
         }
         s
     }
@@ -406,8 +410,8 @@ impl ZfsArc {
     #[inline]
     fn serve(&mut self, req: &Request) -> bool {
         let mut r = *req;
-        if r.kind == Kind::Data && self.compressed {
-            r.size = psize(r.size, self.compress_ratio);
+        if r.kind == Kind::Data {
+            r.size = self.data_psize(r.size);
         }
         let (file, level, blkid, maxblkid) = if self.block_keys {
             let k = req.key;
@@ -511,6 +515,15 @@ impl ZfsArc {
         }
     }
 
+    /// The charged size of a data block of `lsize` bytes.
+    #[inline(always)]
+    fn data_psize(&self, lsize: u32) -> u32 {
+        match self.compress_ratio {
+            Some(ratio) => psize(lsize, ratio),
+            None => lsize,
+        }
+    }
+
     /// Issue the prefetch reads collected in `self.ios`.
     fn issue_prefetches(&mut self, now: u64, info: &FileInfo) {
         if self.ios.is_empty() {
@@ -542,11 +555,7 @@ impl ZfsArc {
                 continue;
             }
             let (key, size, kind) = match (io.level, self.indirect) {
-                (0, _) => (
-                    io.key(),
-                    psize(info.blocksize, self.compress_ratio),
-                    Kind::Data,
-                ),
+                (0, _) => (io.key(), self.data_psize(info.blocksize), Kind::Data),
                 (l, true) => (
                     crate::dmu::indirect_key(io.file, l, io.blkid),
                     crate::dmu::indirect_psize(l, io.blkid, info.maxblkid),

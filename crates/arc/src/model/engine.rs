@@ -426,16 +426,7 @@ impl ArcCache {
         self.ix.len() as u64 * self.t.hdr_bytes
     }
 
-    /// Tick of a model time.
-    #[inline(always)]
-    pub(super) fn tick_of(&self, ns: u64) -> u32 {
-        match ns.checked_div(self.ns_per_tick) {
-            Some(t) => t as u32,
-            None => (u128::from(ns) * u128::from(self.t.hz) / 1_000_000_000) as u32,
-        }
-    }
-
-    /// Set `tick` to the tick of `ns` (as [`ArcCache::tick_of`]), dividing
+    /// Set `tick` to the tick of model time `ns` (wrapping u32), dividing
     /// only when `ns` leaves the current tick's span.
     #[inline(always)]
     pub(super) fn set_tick(&mut self, ns: u64) {
@@ -443,14 +434,16 @@ impl ArcCache {
         if ns >= from && ns < to {
             return;
         }
-        self.tick = self.tick_of(ns);
-        self.tick_span = match ns.checked_div(self.ns_per_tick) {
+        (self.tick, self.tick_span) = match ns.checked_div(self.ns_per_tick) {
             Some(q) => {
                 let from = q * self.ns_per_tick;
-                (from, from.saturating_add(self.ns_per_tick))
+                (q as u32, (from, from.saturating_add(self.ns_per_tick)))
             }
             // Ticks of unequal lengths: no span, divide every time.
-            None => (1, 0),
+            None => (
+                (u128::from(ns) * u128::from(self.t.hz) / 1_000_000_000) as u32,
+                (1, 0),
+            ),
         };
     }
 
@@ -753,5 +746,51 @@ impl ArcCache {
     pub(super) fn tail(&self, l: usize, s: usize) -> Option<u32> {
         let t = self.lists[l].tail(s);
         (t != NIL).then_some(t)
+    }
+}
+
+#[cfg(test)]
+mod tick_tests {
+    use super::{ArcCache, ArcConfig};
+
+    /// The kernel's tick of a time: `ns · HZ / 10⁹`, as a wrapping u32.
+    fn kernel_tick(ns: u64, hz: u32) -> u32 {
+        (u128::from(ns) * u128::from(hz) / 1_000_000_000) as u32
+    }
+
+    #[test]
+    fn set_tick_agrees_with_the_division_forward_back_and_across_ticks() {
+        // 1000 divides 10⁹ (ticks of equal length, the span path); 300 does
+        // not (a division every time).
+        for hz in [1000, 250, 300] {
+            let mut cfg = ArcConfig::new(8 << 30);
+            cfg.tunables.hz = hz;
+            let mut a = ArcCache::new(cfg);
+            let ms = 1_000_000u64;
+            let times = [
+                0,
+                1,
+                ms - 1,
+                ms,
+                ms + 1,
+                3 * ms / 2,
+                4 * ms - 1,
+                4 * ms,
+                3_333_333,
+                3_333_334,
+                2 * ms,
+                0,
+                7_000_000_123,
+                7_000_000_122,
+                u64::MAX / 2,
+                u64::MAX - 1,
+                u64::MAX,
+                5,
+            ];
+            for &t in &times {
+                a.set_tick(t);
+                assert_eq!(a.tick, kernel_tick(t, hz), "hz {hz}, t {t} ns");
+            }
+        }
     }
 }
