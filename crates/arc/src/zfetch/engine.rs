@@ -130,230 +130,265 @@ impl Zfetch {
         {
             return None;
         }
-        let fs = self.files.entry(file);
+        let Zfetch { cfg, files, stats } = self;
+        let fs = files.entry(file);
         fs.maxblkid = info.maxblkid;
+        let args = Access {
+            file,
+            blkid,
+            nblks,
+            fetch_data,
+            now_ns,
+            dbs,
+        };
         if g.has_reorder() {
-            self.prepare_reorder(file, blkid, nblks, fetch_data, now_ns, dbs, out)
+            prepare_reorder(cfg, stats, fs, args, out)
         } else {
-            self.prepare_exact(file, blkid, nblks, fetch_data, now_ns, dbs)
+            prepare_exact(cfg, stats, fs, args)
         }
     }
+}
 
-    /// Generations before 2.2.4: exact or +1 matches only.
-    fn prepare_exact(
-        &mut self,
-        file: u32,
-        mut blkid: u64,
-        mut nblks: u64,
-        fetch_data: bool,
-        now_ns: u64,
-        dbs: u32,
-    ) -> Option<StreamRef> {
-        let Zfetch { cfg, files, stats } = self;
-        let g = cfg.generation;
-        let io_active = stats.io_active;
-        let fs = files.get_mut(file)?;
-        let mut found = None;
-        for (pos, &s) in fs.list.iter().enumerate() {
-            let zb = fs.slots[s as usize].stream.blkid;
+/// One demand access as `prepare` hands it on.
+#[derive(Clone, Copy)]
+struct Access {
+    file: u32,
+    blkid: u64,
+    nblks: u64,
+    fetch_data: bool,
+    now_ns: u64,
+    /// log2 of the file's block size.
+    dbs: u32,
+}
+
+/// Generations before 2.2.4: exact or +1 matches only.
+fn prepare_exact(
+    cfg: &ZfetchConfig,
+    stats: &mut ZfetchStats,
+    fs: &mut FileState,
+    a: Access,
+) -> Option<StreamRef> {
+    let Access {
+        file,
+        mut blkid,
+        mut nblks,
+        fetch_data,
+        now_ns,
+        dbs,
+    } = a;
+    let g = cfg.generation;
+    let io_active = stats.io_active;
+    let mut found = None;
+    for (pos, &s) in fs.list.iter().enumerate() {
+        let zb = fs.slots[s as usize].stream.blkid;
+        if blkid == zb {
+            found = Some(pos);
+            break;
+        } else if blkid + 1 == zb {
+            blkid += 1;
+            nblks -= 1;
+            found = Some(pos);
+            break;
+        }
+    }
+    let end = blkid + nblks;
+    if g == Generation::Sequential07 {
+        if found.is_some() && nblks == 0 {
+            return None; // "already prefetched"
+        }
+    } else {
+        if end >= fs.maxblkid {
+            if let Some(pos) = found {
+                fs.remove(pos);
+            }
+            return None;
+        }
+        if nblks == 0 {
+            return None;
+        }
+    }
+    let Some(pos) = found else {
+        create_stream(cfg, stats, fs, end, now_ns, dbs);
+        stats.misses += 1;
+        return None;
+    };
+    let s = fs.list[pos] as usize;
+    let zs = &mut fs.slots[s].stream;
+    if g.is_sequential() {
+        legacy_distances(zs, cfg, blkid, nblks, end, fetch_data, dbs);
+    } else {
+        ramp(zs, cfg, nblks, end, fetch_data, dbs, io_active);
+    }
+    zs.blkid = end;
+    zs.atime = now_ns as i64;
+    zs.refs += 1;
+    zs.callers += 1;
+    fs.moved(s);
+    stats.hits += 1;
+    Some(StreamRef {
+        file,
+        slot: s as u16,
+        epoch: fs.slots[s].epoch,
+    })
+}
+
+/// 2.2.4+: exact, near (reorder window), past and miss handling, then
+/// the prescient L1 step (2.3.0+).
+fn prepare_reorder(
+    cfg: &ZfetchConfig,
+    stats: &mut ZfetchStats,
+    fs: &mut FileState,
+    a: Access,
+    out: &mut Vec<PrefetchIo>,
+) -> Option<StreamRef> {
+    let Access {
+        file,
+        mut blkid,
+        nblks,
+        fetch_data,
+        now_ns,
+        dbs,
+    } = a;
+    let io_active = stats.io_active;
+    let now = now_secs(now_ns);
+    let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
+    let end_access = blkid + nblks;
+    let maxblkid = fs.maxblkid;
+    let window = ((cfg.max_reorder >> dbs) as u64 + 1).min(u64::from(u16::MAX));
+    // Every match below (exact, +1, reorder window, overlap, past) needs
+    // a stream within `window + nblks` blocks of the access. A random read
+    // usually has none: one branch-free pass over the positions then
+    // stands for both searches and their unpredictable branches.
+    // The slots, not the list: `near` is the same in any order, and a
+    // slot off the list (kept for its in-flight prefetches) is skipped.
+    let near = fs.any_near(blkid, window + nblks);
+    // Both searches read the streams' positions from `near` (beside the
+    // list in the file's state) and load a stream only to change it or
+    // to read its `atime`.
+    let mut found = None;
+    if near {
+        for &s in &fs.list {
+            let zb = fs.position(s as usize);
             if blkid == zb {
-                found = Some(pos);
+                found = Some(Found::Hit(s as usize, blkid, nblks));
                 break;
             } else if blkid + 1 == zb {
-                blkid += 1;
-                nblks -= 1;
-                found = Some(pos);
+                found = Some(Found::Hit(s as usize, blkid + 1, nblks - 1));
                 break;
             }
         }
-        let end = blkid + nblks;
-        if g == Generation::Sequential07 {
-            if found.is_some() && nblks == 0 {
-                return None; // "already prefetched"
+    }
+    if near && found.is_none() {
+        let t = now.wrapping_sub(cfg.max_sec_reap);
+        for i in 0..fs.list.len() {
+            let s = fs.list[i] as usize;
+            let zb = fs.position(s);
+            if blkid > zb {
+                if end_access <= zb + window {
+                    let zs = &mut fs.slots[s].stream;
+                    let adv = if !fetch_data {
+                        stats.stride += 1;
+                        zs.hit(end_access - zb)
+                    } else {
+                        let adv = zs.future(blkid, nblks, cfg.hole_shift);
+                        if adv > 0 {
+                            stats.stride += 1;
+                        } else {
+                            stats.future += 1;
+                        }
+                        adv
+                    };
+                    found = Some(Found::Advanced(s, adv));
+                    break;
+                }
+            } else if end_access >= zb {
+                found = Some(Found::Hit(s, zb, nblks - (zb - blkid)));
+                break;
+            } else if end_access + window > zb && secs_active(fs.slots[s].stream.atime, t) {
+                stats.past += 1;
+                fs.slots[s].stream.atime = i64::from(now);
+                fs.touched(now, reap);
+                return None;
             }
-        } else {
-            if end >= fs.maxblkid {
-                if let Some(pos) = found {
+        }
+    }
+    let mut zs_ref = None;
+    let (mut ipf_lo, mut end_blkid) = (0, end_access);
+    match found {
+        None => {
+            if end_access >= maxblkid {
+                // No stream past the end.
+            } else if fs.none_idle(now, reap) && list_full(cfg, fs, dbs, fs.list.len()) {
+                // Most random reads: a full list, no stream idle (what
+                // `create_stream` would find first), decided here in the
+                // caller's frame, without the call.
+                stats.max_streams += 1;
+            } else {
+                create_stream(cfg, stats, fs, end_access, now_ns, dbs);
+            }
+            stats.misses += 1;
+        }
+        Some(f) => {
+            let (s, adv) = match f {
+                Found::Hit(s, b, n) => {
+                    blkid = b;
+                    stats.hits += 1;
+                    (s, fs.slots[s].stream.hit(n))
+                }
+                Found::Advanced(s, adv) => (s, adv),
+            };
+            fs.moved(s);
+            fs.slots[s].stream.atime = i64::from(now);
+            fs.touched(now, reap);
+            let zs = &mut fs.slots[s].stream;
+            // "Already prefetched for this position": every release
+            // from 2.2.4 to 2.4.x stops on a zero advance (a pure
+            // `future` access, a re-read of the block before the
+            // stream); post-2.4 master (`ce837a28eb`) goes on to the
+            // ramp unless the L1 window already covers the access.
+            if adv == 0 && (!cfg.head_tweaks || zs.ipf_end > end_access) {
+                return None;
+            }
+            end_blkid = zs.blkid;
+            if end_blkid >= maxblkid {
+                let pos = fs.list.iter().position(|&x| x as usize == s);
+                if let Some(pos) = pos {
                     fs.remove(pos);
                 }
                 return None;
             }
-            if nblks == 0 {
-                return None;
-            }
+            ipf_lo = ramp(zs, cfg, adv, end_blkid, fetch_data, dbs, io_active);
+            zs.refs += 1;
+            zs.callers += 1;
+            zs_ref = Some(StreamRef {
+                file,
+                slot: s as u16,
+                epoch: fs.slots[s].epoch,
+            });
         }
-        let Some(pos) = found else {
-            create_stream(cfg, stats, fs, end, now_ns, dbs);
-            stats.misses += 1;
-            return None;
-        };
-        let s = fs.list[pos] as usize;
-        let zs = &mut fs.slots[s].stream;
-        if g.is_sequential() {
-            legacy_distances(zs, cfg, blkid, nblks, end, fetch_data, dbs);
-        } else {
-            ramp(zs, cfg, nblks, end, fetch_data, dbs, io_active);
-        }
-        zs.blkid = end;
-        zs.atime = now_ns as i64;
-        zs.refs += 1;
-        zs.callers += 1;
-        fs.moved(s);
-        stats.hits += 1;
-        Some(StreamRef {
-            file,
-            slot: s as u16,
-            epoch: fs.slots[s].epoch,
-        })
     }
-
-    /// 2.2.4+: exact, near (reorder window), past and miss handling, then
-    /// the prescient L1 step (2.3.0+).
-    #[allow(clippy::too_many_arguments)]
-    fn prepare_reorder(
-        &mut self,
-        file: u32,
-        mut blkid: u64,
-        nblks: u64,
-        fetch_data: bool,
-        now_ns: u64,
-        dbs: u32,
-        out: &mut Vec<PrefetchIo>,
-    ) -> Option<StreamRef> {
-        let Zfetch { cfg, files, stats } = self;
-        let io_active = stats.io_active;
-        let now = now_secs(now_ns);
-        let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
-        let end_access = blkid + nblks;
-        let fs = files.get_mut(file)?;
-        let maxblkid = fs.maxblkid;
-        let window = ((cfg.max_reorder >> dbs) as u64 + 1).min(u64::from(u16::MAX));
-        // Every match below (exact, +1, reorder window, overlap, past) needs
-        // a stream within `window + nblks` blocks of the access. A random read
-        // usually has none: one branch-free pass over the positions then
-        // stands for both searches and their unpredictable branches.
-        // The slots, not the list: `near` is the same in any order, and a
-        // slot off the list (kept for its in-flight prefetches) is skipped.
-        let near = fs.any_near(blkid, window + nblks);
-        // Both searches read the streams' positions from `near` (beside the
-        // list in the file's state) and load a stream only to change it or
-        // to read its `atime`.
-        let mut found = None;
-        if near {
-            for &s in &fs.list {
-                let zb = fs.position(s as usize);
-                if blkid == zb {
-                    found = Some(Found::Hit(s as usize, blkid, nblks));
-                    break;
-                } else if blkid + 1 == zb {
-                    found = Some(Found::Hit(s as usize, blkid + 1, nblks - 1));
-                    break;
-                }
-            }
-        }
-        if near && found.is_none() {
-            let t = now.wrapping_sub(cfg.max_sec_reap);
-            for i in 0..fs.list.len() {
-                let s = fs.list[i] as usize;
-                let zb = fs.position(s);
-                if blkid > zb {
-                    if end_access <= zb + window {
-                        let zs = &mut fs.slots[s].stream;
-                        let adv = if !fetch_data {
-                            stats.stride += 1;
-                            zs.hit(end_access - zb)
-                        } else {
-                            let adv = zs.future(blkid, nblks, cfg.hole_shift);
-                            if adv > 0 {
-                                stats.stride += 1;
-                            } else {
-                                stats.future += 1;
-                            }
-                            adv
-                        };
-                        found = Some(Found::Advanced(s, adv));
-                        break;
-                    }
-                } else if end_access >= zb {
-                    found = Some(Found::Hit(s, zb, nblks - (zb - blkid)));
-                    break;
-                } else if end_access + window > zb && secs_active(fs.slots[s].stream.atime, t) {
-                    stats.past += 1;
-                    fs.slots[s].stream.atime = i64::from(now);
-                    fs.touched(now, reap);
-                    return None;
-                }
-            }
-        }
-        let mut zs_ref = None;
-        let (mut ipf_lo, mut end_blkid) = (0, end_access);
-        match found {
-            None => {
-                if end_access < maxblkid {
-                    create_stream(cfg, stats, fs, end_access, now_ns, dbs);
-                }
-                stats.misses += 1;
-            }
-            Some(f) => {
-                let (s, adv) = match f {
-                    Found::Hit(s, b, n) => {
-                        blkid = b;
-                        stats.hits += 1;
-                        (s, fs.slots[s].stream.hit(n))
-                    }
-                    Found::Advanced(s, adv) => (s, adv),
-                };
-                fs.moved(s);
-                fs.slots[s].stream.atime = i64::from(now);
-                fs.touched(now, reap);
-                let zs = &mut fs.slots[s].stream;
-                // "Already prefetched for this position": every release
-                // from 2.2.4 to 2.4.x stops on a zero advance (a pure
-                // `future` access, a re-read of the block before the
-                // stream); post-2.4 master (`ce837a28eb`) goes on to the
-                // ramp unless the L1 window already covers the access.
-                if adv == 0 && (!cfg.head_tweaks || zs.ipf_end > end_access) {
-                    return None;
-                }
-                end_blkid = zs.blkid;
-                if end_blkid >= maxblkid {
-                    let pos = fs.list.iter().position(|&x| x as usize == s);
-                    if let Some(pos) = pos {
-                        fs.remove(pos);
-                    }
-                    return None;
-                }
-                ipf_lo = ramp(zs, cfg, adv, end_blkid, fetch_data, dbs, io_active);
-                zs.refs += 1;
-                zs.callers += 1;
-                zs_ref = Some(StreamRef {
+    if cfg.generation.has_prescient() {
+        let epbs = cfg.epbs();
+        let lo = l1_index(ipf_lo.max(blkid + 1), epbs);
+        let hi = l1_index(end_blkid, epbs);
+        let before = out.len();
+        for b in lo..hi {
+            if l1_exists(b, epbs, maxblkid) {
+                out.push(PrefetchIo {
                     file,
-                    slot: s as u16,
-                    epoch: fs.slots[s].epoch,
+                    level: 1,
+                    blkid: b,
+                    prescient: true,
+                    stream: None,
                 });
             }
         }
-        if cfg.generation.has_prescient() {
-            let epbs = cfg.epbs();
-            let lo = l1_index(ipf_lo.max(blkid + 1), epbs);
-            let hi = l1_index(end_blkid, epbs);
-            let before = out.len();
-            for b in lo..hi {
-                if l1_exists(b, epbs, maxblkid) {
-                    out.push(PrefetchIo {
-                        file,
-                        level: 1,
-                        blkid: b,
-                        prescient: true,
-                        stream: None,
-                    });
-                }
-            }
-            stats.io_issued += (out.len() - before) as u64;
-        }
-        zs_ref
+        stats.io_issued += (out.len() - before) as u64;
     }
+    zs_ref
+}
 
+impl Zfetch {
     /// `dmu_zfetch_run`: after the demand reads, push the prefetch reads
     /// the stream has scheduled. `missed` = some demand block was not cached.
     pub fn run(&mut self, stream: StreamRef, missed: bool, out: &mut Vec<PrefetchIo>) {
@@ -456,8 +491,20 @@ impl Zfetch {
     }
 }
 
+/// Whether a stream list of `len` streams is full for a file of
+/// `fs.maxblkid` blocks of `2^dbs` bytes: at `max(1, min(max_streams,
+/// size / max_distance))` streams. `⌊x/d⌋ <= n` is `x < (n+1)·d`, which
+/// needs no division (this runs on most random reads).
+#[inline(always)]
+fn list_full(cfg: &ZfetchConfig, fs: &FileState, dbs: u32, len: usize) -> bool {
+    let (x, d) = (fs.maxblkid << dbs, u64::from(cfg.max_distance.max(1)));
+    let n = len as u64;
+    n >= 1 && (n >= u64::from(cfg.max_streams) || x < (n + 1) * d)
+}
+
 /// `dmu_zfetch_stream_create`: reap, recycle or add a stream expecting
-/// `blkid`; bumps `max_streams` when none is available.
+/// `blkid`; bumps `max_streams` when none is available. (Its most common
+/// outcome, a random read's, `prepare_reorder` decides without the call.)
 fn create_stream(
     cfg: &ZfetchConfig,
     stats: &mut ZfetchStats,
@@ -467,15 +514,7 @@ fn create_stream(
     dbs: u32,
 ) {
     let g = cfg.generation;
-    // The list is full at `max(1, min(max_streams, size / max_distance))`
-    // streams; `⌊x/d⌋ <= n` is `x < (n+1)·d`, which needs no division (this
-    // runs on most random reads).
-    let (x, d) = (fs.maxblkid << dbs, u64::from(cfg.max_distance.max(1)));
-    let max_streams = u64::from(cfg.max_streams);
-    let full = move |len: usize| {
-        let n = len as u64;
-        n >= 1 && (n >= max_streams || x < (n + 1) * d)
-    };
+    let full = |fs: &FileState, len: usize| list_full(cfg, fs, dbs, len);
     if g.is_sequential() {
         let now = now_ns as i64;
         let mut i = 0;
@@ -488,7 +527,7 @@ fn create_stream(
                 i += 1;
             }
         }
-        if full(fs.list.len()) {
+        if full(fs, fs.list.len()) {
             stats.max_streams += 1;
             return;
         }
@@ -514,7 +553,7 @@ fn create_stream(
     let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
     if secs && fs.none_idle(now as u32, reap) {
         // No stream is idle: both searches below would find nothing.
-        if full(fs.list.len()) {
+        if full(fs, fs.list.len()) {
             stats.max_streams += 1;
             return;
         }
@@ -541,7 +580,7 @@ fn create_stream(
             fs.remove(i);
         }
     }
-    if old.is_none() && full(fs.list.len()) {
+    if old.is_none() && full(fs, fs.list.len()) {
         for i in 0..fs.list.len() {
             let zs = stream_at(fs, i);
             if zs.refs != 0 || !idle(zs.atime, cfg.min_sec_reap) {

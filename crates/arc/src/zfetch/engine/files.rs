@@ -159,9 +159,22 @@ impl FileState {
             "near out of step with the slots"
         );
         if self.slots.len() <= NEAR {
-            self.near.iter().fold(false, |any, &p| {
-                any | ((p != 0) & (blkid.abs_diff(p.wrapping_sub(1)) <= reach))
-            })
+            match blkid.checked_add(reach) {
+                // `|p − 1 − blkid| ≤ reach` is one unsigned compare,
+                // `p − (blkid − reach + 1) ≤ 2·reach`, while the window
+                // `[blkid − reach, blkid + reach]` neither starts below 0
+                // nor ends at u64::MAX; there a free slot's 0 also lands
+                // far outside it, so it needs no test of its own.
+                Some(end) if blkid >= reach && end < u64::MAX => {
+                    let from = blkid - reach + 1;
+                    self.near
+                        .iter()
+                        .fold(false, |any, &p| any | (p.wrapping_sub(from) <= 2 * reach))
+                }
+                _ => self.near.iter().fold(false, |any, &p| {
+                    any | ((p != 0) & (blkid.abs_diff(p.wrapping_sub(1)) <= reach))
+                }),
+            }
         } else {
             self.slots.iter().fold(false, |any, slot| {
                 any | (slot.in_list & (blkid.abs_diff(slot.stream.blkid) <= reach))

@@ -161,3 +161,50 @@ fn forgetting_a_files_streams_keeps_what_is_known_of_it() {
     assert_eq!(zf.file_info(3, || other), first);
     assert_eq!(zf.file_info(4, || other), other, "another file's own");
 }
+
+/// `any_near`'s one-compare window test against its definition, `p ≠ 0`
+/// and `|p − 1 − blkid| ≤ reach` for some slot, at the ends of the range
+/// (windows that start at 0 or reach u64::MAX take the definition itself).
+#[test]
+fn any_near_is_the_distance_test() {
+    let edges = [
+        0u64,
+        1,
+        2,
+        7,
+        8,
+        9,
+        1 << 20,
+        (1 << 20) + 1,
+        u64::MAX / 2,
+        u64::MAX - 9,
+        u64::MAX - 8,
+        u64::MAX - 1,
+        u64::MAX,
+    ];
+    let mut fs = FileState::default();
+    let mut checked = 0u64;
+    for (k, &a) in edges.iter().enumerate() {
+        for &b in &edges[k..] {
+            // Two slots in the list (positions a and b), the rest free.
+            fs.near = [0; 8];
+            fs.near[1] = a.wrapping_add(1);
+            fs.near[5] = b.wrapping_add(1);
+            for &blkid in &edges {
+                for reach in [0u64, 1, 8, 65_536, u64::MAX / 2, u64::MAX] {
+                    let want = fs
+                        .near
+                        .iter()
+                        .any(|&p| p != 0 && blkid.abs_diff(p - 1) <= reach);
+                    assert_eq!(
+                        fs.any_near(blkid, reach),
+                        want,
+                        "positions {a}, {b}; blkid {blkid}, reach {reach}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 91 * 13 * 6);
+}
