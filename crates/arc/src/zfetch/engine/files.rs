@@ -118,8 +118,9 @@ pub(super) struct FileState {
     pub(super) maxblkid: u64,
     /// 2.2.4+ (whole-second `atime`): `(second, reap)`: before that second
     /// no stream of this file has been idle longer than `reap` seconds
-    /// (`min(min_sec_reap, max_sec_reap)` when it was set), so
-    /// [`Zfetch::create_stream`] can skip both of its searches. A lower bound,
+    /// (`min(min_sec_reap, max_sec_reap)` when it was set), so stream
+    /// creation can skip both of its searches (`prepare_reorder` then
+    /// decides a full list without calling `create_stream`). A lower bound,
     /// set after each full search and lowered when a stream's `atime` is set
     /// (an `atime` only moves forward unless the clock does not). Random
     /// reads, which fail to create a stream most of the time, need it.
