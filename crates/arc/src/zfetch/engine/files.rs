@@ -118,9 +118,8 @@ pub(super) struct FileState {
     pub(super) maxblkid: u64,
     /// 2.2.4+ (whole-second `atime`): `(second, reap)`: before that second
     /// no stream of this file has been idle longer than `reap` seconds
-    /// (`min(min_sec_reap, max_sec_reap)` when it was set), so stream
-    /// creation can skip both of its searches (`prepare_reorder` then
-    /// decides a full list without calling `create_stream`). A lower bound,
+    /// (`min(min_sec_reap, max_sec_reap)` when it was set), so
+    /// `create_stream` can skip both of its searches. A lower bound,
     /// set after each full search and lowered when a stream's `atime` is set
     /// (an `atime` only moves forward unless the clock does not). Random
     /// reads, which fail to create a stream most of the time, need it.
@@ -160,22 +159,19 @@ impl FileState {
             "near out of step with the slots"
         );
         if self.slots.len() <= NEAR {
-            match blkid.checked_add(reach) {
-                // `|p − 1 − blkid| ≤ reach` is one unsigned compare,
-                // `p − (blkid − reach + 1) ≤ 2·reach`, while the window
-                // `[blkid − reach, blkid + reach]` neither starts below 0
-                // nor ends at u64::MAX; there a free slot's 0 also lands
-                // far outside it, so it needs no test of its own.
-                Some(end) if blkid >= reach && end < u64::MAX => {
-                    let from = blkid - reach + 1;
-                    self.near
-                        .iter()
-                        .fold(false, |any, &p| any | (p.wrapping_sub(from) <= 2 * reach))
-                }
-                _ => self.near.iter().fold(false, |any, &p| {
-                    any | ((p != 0) & (blkid.abs_diff(p.wrapping_sub(1)) <= reach))
-                }),
-            }
+            // The window `[lo, hi]` of positions within `reach`; `near`
+            // holds a position plus 1, so no listed position is u64::MAX,
+            // and `p − (lo + 1) ≤ hi − lo` is one unsigned compare per slot
+            // that a free slot's 0 never passes.
+            let lo = blkid.saturating_sub(reach);
+            let hi = blkid.saturating_add(reach).min(u64::MAX - 1);
+            let Some(span) = hi.checked_sub(lo) else {
+                return false;
+            };
+            let from = lo + 1;
+            self.near
+                .iter()
+                .fold(false, |any, &p| any | (p.wrapping_sub(from) <= span))
         } else {
             self.slots.iter().fold(false, |any, slot| {
                 any | (slot.in_list & (blkid.abs_diff(slot.stream.blkid) <= reach))
