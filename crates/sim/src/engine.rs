@@ -49,26 +49,13 @@ impl Engine {
     pub(crate) fn access_batch(&mut self, batch: &[Request], object_mode: bool, c: &mut Counters) {
         match self {
             Engine::Policy(p) => p.access_batch(batch, object_mode, c),
-            Engine::Zfs(z) => {
-                for (i, r) in batch.iter().enumerate() {
-                    // Start the hash-table misses of requests ahead (a hint).
-                    if let Some(n) = batch.get(i + 16) {
-                        z.prefetch(n, 0);
-                    }
-                    if let Some(n) = batch.get(i + 8) {
-                        z.prefetch(n, 1);
-                    }
-                    if let Some(n) = batch.get(i + 4) {
-                        z.prefetch(n, 2);
-                    }
-                    let b = u64::from(r.size);
-                    let hit = z.access(r);
-                    c.n_req += 1;
-                    c.n_req_byte += b;
-                    c.n_miss += u64::from(!hit);
-                    c.n_miss_byte += if hit { 0 } else { b };
-                }
-            }
+            Engine::Zfs(z) => z.access_batch(batch, |r, hit| {
+                let b = u64::from(r.size);
+                c.n_req += 1;
+                c.n_req_byte += b;
+                c.n_miss += u64::from(!hit);
+                c.n_miss_byte += if hit { 0 } else { b };
+            }),
         }
     }
 }

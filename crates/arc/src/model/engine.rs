@@ -395,12 +395,15 @@ impl ArcCache {
     /// hash bucket, stage 1 the header it names, stage 2 (once both have
     /// arrived) the headers beside it on its list, which a hit relinks, and
     /// its access time. Issue the stages a few requests apart, 0 first.
-    /// Never changes a result.
+    /// Never changes a result. `h` is the key's [`hash_key`], computed once
+    /// for all three stages.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64, stage: u8) {
-        if stage < 2 {
-            self.ix.prefetch(key, stage);
-        } else if let Some(i) = self.ix.find(hash_key(key), key) {
+    pub fn prefetch_hashed(&self, key: u64, h: u64, stage: u8) {
+        if stage == 0 {
+            self.ix.prefetch_bucket(h);
+        } else if stage == 1 {
+            self.ix.prefetch_node(h);
+        } else if let Some(i) = self.ix.find(h, key) {
             let n = &self.ix.nodes[i as usize];
             self.ix.prefetch_slot(n.prev);
             self.ix.prefetch_slot(n.next);
