@@ -144,6 +144,16 @@ impl ZfsSpec {
     }
 }
 
+/// What a file's first read tells the prefetcher of it: its last block,
+/// and its block size from the read's size (a power of two, 512 B–16 MiB).
+#[inline]
+fn first_info(maxblkid: u64, size: u32) -> FileInfo {
+    FileInfo {
+        maxblkid,
+        blocksize: size.clamp(512, 16 << 20).next_power_of_two(),
+    }
+}
+
 /// The ARC model plus its prefetcher.
 #[derive(Debug)]
 pub struct ZfsArc {
@@ -517,13 +527,18 @@ impl ZfsArc {
         req: &Request,
     ) -> bool {
         self.complete_prefetches(req.time_ns);
-        let info = self.file_info(file, maxblkid, req.size);
         let now = req.time_ns;
         let Some(zf) = self.zfetch.as_mut() else {
             unreachable!("the caller checked")
         };
         self.ios.clear();
-        let stream = zf.prepare(file, blkid, 1, true, now, &info, &mut self.ios);
+        let (info, stream) = zf.prepare_read(
+            file,
+            blkid,
+            now,
+            || first_info(maxblkid, req.size),
+            &mut self.ios,
+        );
         self.issue_prefetches(now, &info);
         let outcome = match self.dmu.as_mut() {
             Some(d) if self.dmu_reads => d.block_read(&mut self.arc, r, req.size),
@@ -545,10 +560,7 @@ impl ZfsArc {
     /// The prefetcher keeps it beside the file's streams (one lookup for
     /// both); without a prefetcher nothing asks.
     fn file_info(&mut self, file: u32, maxblkid: u64, size: u32) -> FileInfo {
-        let first = || FileInfo {
-            maxblkid,
-            blocksize: size.clamp(512, 16 << 20).next_power_of_two(),
-        };
+        let first = || first_info(maxblkid, size);
         match self.zfetch.as_mut() {
             Some(zf) => zf.file_info(file, first),
             None => first(),
@@ -564,11 +576,18 @@ impl ZfsArc {
         }
     }
 
-    /// Issue the prefetch reads collected in `self.ios`.
+    /// Issue the prefetch reads collected in `self.ios` (most demand reads
+    /// collect none: the test is inlined, the work is not).
+    #[inline(always)]
     fn issue_prefetches(&mut self, now: u64, info: &FileInfo) {
-        if self.ios.is_empty() {
-            return;
+        if !self.ios.is_empty() {
+            self.issue_collected(now, info);
         }
+    }
+
+    /// [`ZfsArc::issue_prefetches`] of a non-empty `self.ios`.
+    #[inline(never)]
+    fn issue_collected(&mut self, now: u64, info: &FileInfo) {
         let mut ios = std::mem::take(&mut self.ios);
         for io in ios.drain(..) {
             if let Some(s) = &self.prefetch_filter

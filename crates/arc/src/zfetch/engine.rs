@@ -105,34 +105,9 @@ impl Zfetch {
         info: &FileInfo,
         out: &mut Vec<PrefetchIo>,
     ) -> Option<StreamRef> {
-        let cfg = &self.cfg;
-        if cfg.disable || cfg.property == PrefetchProperty::None {
-            return None;
-        }
-        let fetch_data = fetch_data && cfg.property == PrefetchProperty::All;
-        assert!(
-            info.blocksize.is_power_of_two(),
-            "blocksize must be a power of two"
-        );
-        let dbs = info.blocksize.trailing_zeros();
-        if cfg.array_rd_sz.is_some_and(|lim| nblks << dbs > lim) {
-            return None;
-        }
-        let g = cfg.generation;
         let nstreams = self.num_streams(file);
-        let quiet = cfg.head_tweaks && nstreams > 0;
-        if g == Generation::Sequential07 {
-            if blkid == 0 {
-                return None;
-            }
-        } else if (!cfg.have_lock && blkid == 0 && !quiet)
-            || (info.maxblkid < 2 && (info.maxblkid == 0 || !quiet))
-        {
-            return None;
-        }
+        let (dbs, fetch_data) = admit(&self.cfg, blkid, nblks, fetch_data, info, nstreams)?;
         let Zfetch { cfg, files, stats } = self;
-        let fs = files.entry(file);
-        fs.maxblkid = info.maxblkid;
         let args = Access {
             file,
             blkid,
@@ -141,11 +116,96 @@ impl Zfetch {
             now_ns,
             dbs,
         };
-        if g.has_reorder() {
-            prepare_reorder(cfg, stats, fs, args, out)
-        } else {
-            prepare_exact(cfg, stats, fs, args)
+        plan(cfg, stats, files.entry(file), args, info, out)
+    }
+
+    /// A one-block demand read of `file` (`nblks` 1, `fetch_data`):
+    /// [`Zfetch::file_info`] with `first`, then [`Zfetch::prepare`] with
+    /// what it returned, in one lookup of the file. The same state and
+    /// results as the two calls; returns both answers.
+    #[inline]
+    pub fn prepare_read(
+        &mut self,
+        file: u32,
+        blkid: u64,
+        now_ns: u64,
+        first: impl FnOnce() -> FileInfo,
+        out: &mut Vec<PrefetchIo>,
+    ) -> (FileInfo, Option<StreamRef>) {
+        let Zfetch { cfg, files, stats } = self;
+        let fs = files.entry(file);
+        let info = *fs.info.get_or_insert_with(first);
+        let stream =
+            admit(cfg, blkid, 1, true, &info, fs.list.len()).and_then(|(dbs, fetch_data)| {
+                let args = Access {
+                    file,
+                    blkid,
+                    nblks: 1,
+                    fetch_data,
+                    now_ns,
+                    dbs,
+                };
+                plan(cfg, stats, fs, args, &info, out)
+            });
+        (info, stream)
+    }
+}
+
+/// `dmu_zfetch_prepare`'s tests before it looks at the streams, for an
+/// access of `nblks` blocks from `blkid` of a file with `nstreams` streams:
+/// `None` when it returns at once, else the file's log2 block size and
+/// whether data is to be prefetched.
+#[inline(always)]
+fn admit(
+    cfg: &ZfetchConfig,
+    blkid: u64,
+    nblks: u64,
+    fetch_data: bool,
+    info: &FileInfo,
+    nstreams: usize,
+) -> Option<(u32, bool)> {
+    if cfg.disable || cfg.property == PrefetchProperty::None {
+        return None;
+    }
+    let fetch_data = fetch_data && cfg.property == PrefetchProperty::All;
+    assert!(
+        info.blocksize.is_power_of_two(),
+        "blocksize must be a power of two"
+    );
+    let dbs = info.blocksize.trailing_zeros();
+    if cfg.array_rd_sz.is_some_and(|lim| nblks << dbs > lim) {
+        return None;
+    }
+    let g = cfg.generation;
+    let quiet = cfg.head_tweaks && nstreams > 0;
+    if g == Generation::Sequential07 {
+        if blkid == 0 {
+            return None;
         }
+    } else if (!cfg.have_lock && blkid == 0 && !quiet)
+        || (info.maxblkid < 2 && (info.maxblkid == 0 || !quiet))
+    {
+        return None;
+    }
+    Some((dbs, fetch_data))
+}
+
+/// `dmu_zfetch_prepare` past [`admit`]: match the access against the
+/// file's streams (`fs`) and plan prefetch.
+#[inline(always)]
+fn plan(
+    cfg: &ZfetchConfig,
+    stats: &mut ZfetchStats,
+    fs: &mut FileState,
+    args: Access,
+    info: &FileInfo,
+    out: &mut Vec<PrefetchIo>,
+) -> Option<StreamRef> {
+    fs.maxblkid = info.maxblkid;
+    if cfg.generation.has_reorder() {
+        prepare_reorder(cfg, stats, fs, args, out)
+    } else {
+        prepare_exact(cfg, stats, fs, args)
     }
 }
 

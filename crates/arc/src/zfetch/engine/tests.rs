@@ -208,3 +208,93 @@ fn any_near_is_the_distance_test() {
     }
     assert_eq!(checked, 91 * 13 * 6);
 }
+
+/// `prepare_read` is `file_info` followed by `prepare` in one lookup: in
+/// every generation (exact matches before 2.2.4, the reorder window
+/// after; 0.7's sequential one; post-2.4 master's head-of-file tests, with
+/// the dnode lock and without), on files whose first read fixes a size
+/// of 1, 2 or many blocks (the `maxblkid < 2` exits) and a block size
+/// rounded from the read, with random and sequential reads, the two give
+/// the same file info, streams matched, prefetch reads, counters and
+/// streams.
+#[test]
+fn prepare_read_is_file_info_then_prepare() {
+    let releases = [
+        "0.7.0", "0.8.0", "2.1.5", "2.2.0", "2.2.4", "2.2.8", "2.3.0", "2.3.4",
+    ];
+    let configs = releases
+        .iter()
+        .map(|r| (*r, ZfetchConfig::for_release(r.parse::<Release>().unwrap())))
+        // Post-2.4 master, with and without the dnode lock: its
+        // head-of-file exits depend on the file's streams.
+        .chain([
+            ("master", ZfetchConfig::default()),
+            (
+                "master, no lock",
+                ZfetchConfig {
+                    have_lock: false,
+                    ..ZfetchConfig::default()
+                },
+            ),
+        ]);
+    for (release, cfg) in configs {
+        let (mut one, mut two) = (Zfetch::new(cfg), Zfetch::new(cfg));
+        let (mut x, mut now, mut last) = (0x9e37_79b9_7f4a_7c15u64, 0u64, [0u64; 6]);
+        let (mut out_1, mut out_2) = (Vec::new(), Vec::new());
+        let mut streams = 0u64;
+        for i in 0..50_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            now += 150_000 + x % 100_000;
+            let file = (x >> 20) as u32 % 6;
+            // Files 0 and 1 are one and two blocks long; the rest large.
+            let maxblkid = [0, 1, 1 << 20, 1 << 20, 1 << 30, 1 << 30][file as usize];
+            let size = [4096, 100, 128 << 10, 131_000, 1 << 20, 16 << 10][file as usize];
+            let first = || FileInfo {
+                maxblkid,
+                blocksize: (size as u32).next_power_of_two(),
+            };
+            // Each file read on from where it was, or at random.
+            let f = file as usize;
+            last[f] = if x % 64 != 0 {
+                last[f] + 1
+            } else {
+                // Block 0 a quarter of the time: the head-of-file exits,
+                // which depend on the file's streams.
+                ((x >> 24) % (maxblkid + 1).min(1 << 22)) * u64::from((x >> 50) % 4 != 0)
+            };
+            let blkid = last[f];
+            out_1.clear();
+            out_2.clear();
+            let (info_1, a) = one.prepare_read(file, blkid, now, first, &mut out_1);
+            let info_2 = two.file_info(file, first);
+            let b = two.prepare(file, blkid, 1, true, now, &info_2, &mut out_2);
+            assert_eq!((info_1, a), (info_2, b), "{release} read {i}");
+            assert_eq!(out_1, out_2, "{release} read {i}");
+            if let (Some(a), Some(b)) = (a, b) {
+                streams += 1;
+                let missed = x % 4 == 0;
+                one.run(a, missed, &mut out_1);
+                two.run(b, missed, &mut out_2);
+            }
+            assert_eq!(out_1, out_2, "{release} read {i}");
+            for io in &out_1 {
+                one.io_done(io, x % 5 != 0);
+                two.io_done(io, x % 5 != 0);
+            }
+            assert_eq!(one.stats(), two.stats(), "{release} read {i}");
+        }
+        for f in 0..6 {
+            assert!(one.streams(f).eq(two.streams(f)), "{release} file {f}");
+        }
+        // The comparison covered matched streams and prefetch reads, not
+        // only the exits (7,983–19,020 matches and 21,349–37,685 reads
+        // over these releases when written).
+        let issued = one.stats().io_issued;
+        assert!(
+            streams > 5_000 && issued > 10_000,
+            "{release}: {streams} matches, {issued} reads"
+        );
+    }
+}
