@@ -3,6 +3,29 @@
 use super::*;
 use crate::limits::Release;
 
+/// The rest of one demand read on two prefetchers that prepared it alike
+/// (each with its matched stream and the prefetch reads it pushed):
+/// `run` the stream (the read `missed` or not), require the same prefetch
+/// reads, complete them (`ok` or not) and require the same counters.
+fn in_step(
+    pair: [(&mut Zfetch, Option<StreamRef>, &mut Vec<PrefetchIo>); 2],
+    missed: bool,
+    ok: bool,
+    what: &str,
+) {
+    let [(z1, s1, out_1), (z2, s2, out_2)] = pair;
+    if let (Some(a), Some(b)) = (s1, s2) {
+        z1.run(a, missed, out_1);
+        z2.run(b, missed, out_2);
+    }
+    assert_eq!(out_1, out_2, "{what}");
+    for io in out_1.iter() {
+        z1.io_done(io, ok);
+        z2.io_done(io, ok);
+    }
+    assert_eq!(z1.stats(), z2.stats(), "{what}");
+}
+
 /// `idle_from` is only a shortcut: a prefetcher that forgets it before
 /// every call (so `create_stream` always searches) makes the same
 /// decisions, prefetch reads, counters and streams, on random and
@@ -49,17 +72,9 @@ fn the_idle_shortcut_changes_nothing() {
             let a = fast.prepare(file, last, 1, true, now, &info, &mut out_f);
             let b = slow.prepare(file, last, 1, true, now, &info, &mut out_s);
             assert_eq!(a, b, "{release} read {i}");
-            if let (Some(a), Some(b)) = (a, b) {
-                let missed = x % 3 == 0;
-                fast.run(a, missed, &mut out_f);
-                slow.run(b, missed, &mut out_s);
-            }
-            assert_eq!(out_f, out_s, "{release} read {i}");
-            for io in &out_f {
-                fast.io_done(io, x % 5 != 0);
-                slow.io_done(io, x % 5 != 0);
-            }
-            assert_eq!(fast.stats(), slow.stats(), "{release} read {i}");
+            let what = format!("{release} read {i}");
+            let pair = [(&mut fast, a, &mut out_f), (&mut slow, b, &mut out_s)];
+            in_step(pair, x % 3 == 0, x % 5 != 0, &what);
             shortcuts += u64::from(fast.files.states.iter().any(|f| f.idle_from.is_some()));
         }
         for f in 0..3 {
@@ -272,18 +287,10 @@ fn prepare_read_is_file_info_then_prepare() {
             let b = two.prepare(file, blkid, 1, true, now, &info_2, &mut out_2);
             assert_eq!((info_1, a), (info_2, b), "{release} read {i}");
             assert_eq!(out_1, out_2, "{release} read {i}");
-            if let (Some(a), Some(b)) = (a, b) {
-                streams += 1;
-                let missed = x % 4 == 0;
-                one.run(a, missed, &mut out_1);
-                two.run(b, missed, &mut out_2);
-            }
-            assert_eq!(out_1, out_2, "{release} read {i}");
-            for io in &out_1 {
-                one.io_done(io, x % 5 != 0);
-                two.io_done(io, x % 5 != 0);
-            }
-            assert_eq!(one.stats(), two.stats(), "{release} read {i}");
+            streams += u64::from(a.is_some());
+            let what = format!("{release} read {i}");
+            let pair = [(&mut one, a, &mut out_1), (&mut two, b, &mut out_2)];
+            in_step(pair, x % 4 == 0, x % 5 != 0, &what);
         }
         for f in 0..6 {
             assert!(one.streams(f).eq(two.streams(f)), "{release} file {f}");
