@@ -10,7 +10,9 @@ user + system CPU time (the machine is shared; wall time follows the other
 tenants). libCacheSim's ARC (byte mode, the same cache size) is timed around
 `process_trace` only (in-process, one thread). The two sides run interleaved,
 `--repeat` rounds, best of each; the ratio is arclab's requests/s over
-libCacheSim's. libCacheSim's ARC has no prefetcher and no ZFS mechanics, so it
+libCacheSim's. The paired ratio is the same ratio within each round (one
+libCacheSim run and the arclab run right after it, which met the same
+neighbours on a shared host): its median and range over the rounds. libCacheSim's ARC has no prefetcher and no ZFS mechanics, so it
 is a yardstick for speed, not a check of results. Each cap runs three ways:
 prefetch on and off with the trace's ids as blocks of one file, and prefetch
 on with files of 2,048 blocks (`on/files`, see MODES); `pf reads` is the
@@ -25,6 +27,7 @@ import importlib.util
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 
@@ -81,7 +84,7 @@ def main() -> int:
     n = reader.get_num_of_req()
     print(f"trace {a.trace}: {n} requests; best of {a.repeat} interleaved rounds; arclab = whole process CPU")
     print(f"{'cap':<6} {'prefetch':<8} {'arclab M req/s':>14} {'lcs ARC M req/s':>15} {'ratio':>6}  "
-          f"{'arclab B/obj':>12}  {'pf reads':>8}  miss ratio (zfs-arc / lcs ARC)")
+          f"{'paired ratio (min-max)':<22}  {'arclab B/obj':>12}  {'pf reads':>8}  miss ratio (zfs-arc / lcs ARC)")
     results = []
     for cap in CAPS:
         size = int(cap[:-3]) << 30
@@ -90,21 +93,29 @@ def main() -> int:
         rows = {}
         for pf, files in MODES:
             best, row = float("inf"), None
+            # Each round's ratio, from one libCacheSim run and the arclab run
+            # right after it: the two met the same neighbours on the host.
+            paired = []
             for _ in range(a.repeat):
                 r = o.run_one(reader, "ARC", size)
                 lcs_best, lcs_mr = min(lcs_best, r["seconds"]), r["obj_miss_ratio"]
                 dt, row = run_arclab(a.arclab, a.trace, cap, pf, files)
                 best = min(best, dt)
-            rows[pf + ("/files" if files else "")] = (best, row)
+                paired.append(r["seconds"] / dt)
+            rows[pf + ("/files" if files else "")] = (best, row, sorted(paired))
         lcs_rps = n / lcs_best
-        for pf, (best, row) in rows.items():
+        for pf, (best, row, paired) in rows.items():
             rps = n / best
             pf_reads = (row.get("zfetchstats") or {}).get("io_issued", 0)
+            med = statistics.median(paired)
             print(f"{cap:<6} {pf:<8} {rps / 1e6:>14.2f} {lcs_rps / 1e6:>15.2f} {rps / lcs_rps:>5.2f}x  "
+                  f"{med:>5.2f}x ({paired[0]:.2f}-{paired[-1]:.2f})  "
                   f"{row['bytes_per_object']:>12.1f}  {pf_reads:>8}  {row['miss_ratio']:.4f} / {lcs_mr:.4f}")
             results.append({"cap": cap, "prefetch": pf, "n_req": n, "arclab_req_per_s": rps,
                             "prefetch_reads_issued": pf_reads,
                             "libcachesim_arc_req_per_s": lcs_rps, "ratio": rps / lcs_rps,
+                            "paired_ratio_median": med, "paired_ratio_min": paired[0],
+                            "paired_ratio_max": paired[-1],
                             "arclab_bytes_per_object": row["bytes_per_object"],
                             "arclab_miss_ratio": row["miss_ratio"], "libcachesim_arc_miss_ratio": lcs_mr})
     if a.json:

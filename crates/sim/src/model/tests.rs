@@ -454,3 +454,77 @@ fn held_metadata_counts_in_the_size_and_is_never_evicted() {
     );
     z.check_invariants().unwrap();
 }
+
+/// `access_batch` (keys mapped and hashed once per batch, memory hints
+/// ahead) is `access` on each request in turn: for plain keys (small, and
+/// large ones hashed into block space), files of 64 and of 1,000 blocks (a
+/// power of two placed by a shift, the other by a division) with indirect
+/// reads, and block keys through the dbuf cache, with and without the
+/// prefetcher, served flags, arcstats, zfetchstats and prefetch reads
+/// are the same; batches of 1, 7 and 4,096 requests (shorter than the
+/// hints' reach, and longer).
+#[test]
+fn a_batch_is_its_requests_in_turn() {
+    let specs = |prefetch: bool| {
+        let base = spec(prefetch);
+        [
+            base.clone(),
+            ZfsSpec {
+                blocks_per_file: Some(64),
+                indirect_reads: true,
+                ..base.clone()
+            },
+            ZfsSpec {
+                blocks_per_file: Some(1000),
+                indirect_reads: true,
+                ..base.clone()
+            },
+            ZfsSpec {
+                block_keys: true,
+                dmu_reads: true,
+                ..base
+            },
+        ]
+    };
+    // Sequential runs and random reads over a space 4× the cap, some keys
+    // beyond the block space; a write or a delete now and then.
+    let (mut x, mut next, mut t) = (0x2545_f491_4f6c_dd1du64, 0u64, 0u64);
+    let reqs: Vec<Request> = (0..30_000)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            t += 20_000 + x % 40_000;
+            next = if x % 4 != 0 { next + 1 } else { x % 32_768 };
+            let key = if x % 97 == 0 { next | 1 << 50 } else { next };
+            let mut r = Request::read(t, key, 128 << 10);
+            r.op = match i % 500 {
+                17 => Op::Write,
+                251 => Op::Delete,
+                _ => Op::Read,
+            };
+            r
+        })
+        .collect();
+    for prefetch in [false, true] {
+        for (k, sp) in specs(prefetch).iter().enumerate() {
+            let mut one = ZfsArc::new(sp);
+            let each: Vec<bool> = reqs.iter().map(|r| one.access(r)).collect();
+            for len in [1, 7, 4096] {
+                let mut many = ZfsArc::new(sp);
+                let mut served = Vec::new();
+                for b in reqs.chunks(len) {
+                    many.access_batch(b, |_, s| served.push(s));
+                }
+                let what = format!("spec {k}, prefetch {prefetch}, batches of {len}");
+                assert_eq!(served, each, "{what}");
+                assert_eq!(many.stats(), one.stats(), "{what}");
+                assert_eq!(many.zfetch_stats(), one.zfetch_stats(), "{what}");
+                assert_eq!(many.prefetch_reads(), one.prefetch_reads(), "{what}");
+            }
+            // The comparison saw hits and misses alike.
+            let hits = each.iter().filter(|&&s| s).count();
+            assert!(hits > 3_000 && hits < 27_000, "spec {k}: {hits} served");
+        }
+    }
+}
