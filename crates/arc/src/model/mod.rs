@@ -33,6 +33,7 @@ mod check;
 mod config;
 mod engine;
 mod evict;
+mod holds;
 mod host;
 mod kstat;
 mod multilist;
