@@ -488,15 +488,14 @@ fn a_batch_is_its_requests_in_turn() {
     };
     // Sequential runs and random reads over a space 4× the cap, some keys
     // beyond the block space; a write or a delete now and then.
-    let (mut x, mut next, mut t) = (0x2545_f491_4f6c_dd1du64, 0u64, 0u64);
+    let mut rng = crate::workload::rng::Rng::new(7);
+    let (mut next, mut t) = (0u64, 0u64);
     let reqs: Vec<Request> = (0..30_000)
         .map(|i| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             t += 20_000 + x % 40_000;
-            next = if x % 4 != 0 { next + 1 } else { x % 32_768 };
-            let key = if x % 97 == 0 { next | 1 << 50 } else { next };
+            next = if !x.is_multiple_of(4) { next + 1 } else { x % 32_768 };
+            let key = if x.is_multiple_of(97) { next | 1 << 50 } else { next };
             let mut r = Request::read(t, key, 128 << 10);
             r.op = match i % 500 {
                 17 => Op::Write,

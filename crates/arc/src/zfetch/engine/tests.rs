@@ -3,6 +3,13 @@
 use super::*;
 use crate::limits::Release;
 
+/// One xorshift64 step: the tests' seeded source of reads.
+fn xorshift(x: &mut u64) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+}
+
 /// The rest of one demand read on two prefetchers that prepared it alike
 /// (each with its matched stream and the prefetch reads it pushed):
 /// `run` the stream (the read `missed` or not), require the same prefetch
@@ -44,9 +51,7 @@ fn the_idle_shortcut_changes_nothing() {
         let (mut out_f, mut out_s) = (Vec::new(), Vec::new());
         let mut shortcuts = 0u64;
         for i in 0..200_000u64 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             now = match x % 1000 {
                 0 => now.saturating_sub(3 * NANOSEC as u64), // the clock steps back
                 1..=4 => now + 5 * NANOSEC as u64,           // idle gap
@@ -258,9 +263,7 @@ fn prepare_read_is_file_info_then_prepare() {
         let (mut out_1, mut out_2) = (Vec::new(), Vec::new());
         let mut streams = 0u64;
         for i in 0..50_000u64 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             now += 150_000 + x % 100_000;
             let file = (x >> 20) as u32 % 6;
             // Files 0 and 1 are one and two blocks long; the rest large.
