@@ -544,17 +544,6 @@ impl Zfetch {
     }
 }
 
-/// Whether a stream list of `len` streams is full for a file of
-/// `fs.maxblkid` blocks of `2^dbs` bytes: at `max(1, min(max_streams,
-/// size / max_distance))` streams. `⌊x/d⌋ <= n` is `x < (n+1)·d`, which
-/// needs no division (this runs on most random reads).
-#[inline(always)]
-fn list_full(cfg: &ZfetchConfig, fs: &FileState, dbs: u32, len: usize) -> bool {
-    let (x, d) = (fs.maxblkid << dbs, u64::from(cfg.max_distance.max(1)));
-    let n = len as u64;
-    n >= 1 && (n >= u64::from(cfg.max_streams) || x < (n + 1) * d)
-}
-
 /// `dmu_zfetch_stream_create`: reap, recycle or add a stream expecting
 /// `blkid`; bumps `max_streams` when none is available. Inlined into its
 /// callers: most random reads end in its first test (2.2.4+: no stream
@@ -569,7 +558,15 @@ fn create_stream(
     dbs: u32,
 ) {
     let g = cfg.generation;
-    let full = |fs: &FileState, len: usize| list_full(cfg, fs, dbs, len);
+    // The list is full at `max(1, min(max_streams, size / max_distance))`
+    // streams; `⌊x/d⌋ <= n` is `x < (n+1)·d`, which needs no division (this
+    // runs on most random reads).
+    let (x, d) = (fs.maxblkid << dbs, u64::from(cfg.max_distance.max(1)));
+    let max_streams = u64::from(cfg.max_streams);
+    let full = move |len: usize| {
+        let n = len as u64;
+        n >= 1 && (n >= max_streams || x < (n + 1) * d)
+    };
     if g.is_sequential() {
         let now = now_ns as i64;
         let mut i = 0;
@@ -582,7 +579,7 @@ fn create_stream(
                 i += 1;
             }
         }
-        if full(fs, fs.list.len()) {
+        if full(fs.list.len()) {
             stats.max_streams += 1;
             return;
         }
@@ -608,7 +605,7 @@ fn create_stream(
     let reap = cfg.min_sec_reap.min(cfg.max_sec_reap);
     if secs && fs.none_idle(now as u32, reap) {
         // No stream is idle: both searches below would find nothing.
-        if full(fs, fs.list.len()) {
+        if full(fs.list.len()) {
             stats.max_streams += 1;
             return;
         }
@@ -635,7 +632,7 @@ fn create_stream(
             fs.remove(i);
         }
     }
-    if old.is_none() && full(fs, fs.list.len()) {
+    if old.is_none() && full(fs.list.len()) {
         for i in 0..fs.list.len() {
             let zs = stream_at(fs, i);
             if zs.refs != 0 || !idle(zs.atime, cfg.min_sec_reap) {
