@@ -494,8 +494,16 @@ fn a_batch_is_its_requests_in_turn() {
         .map(|i| {
             let x = rng.next_u64();
             t += 20_000 + x % 40_000;
-            next = if !x.is_multiple_of(4) { next + 1 } else { x % 32_768 };
-            let key = if x.is_multiple_of(97) { next | 1 << 50 } else { next };
+            next = if !x.is_multiple_of(4) {
+                next + 1
+            } else {
+                x % 32_768
+            };
+            let key = if x.is_multiple_of(97) {
+                next | 1 << 50
+            } else {
+                next
+            };
             let mut r = Request::read(t, key, 128 << 10);
             r.op = match i % 500 {
                 17 => Op::Write,
