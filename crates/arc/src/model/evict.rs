@@ -138,18 +138,12 @@ impl ArcCache {
             return 0;
         }
         let goal = es.min(bytes as u64);
-        let n = self.lists[l].sub.len();
-        let done = if n == 1 {
-            let mut done = 0u64;
-            let mut i = self.lists[l].tail(0);
-            while i != NIL && done < goal {
-                let prev = self.ix.nodes[i as usize].prev;
-                done += self.evict_hdr(i, st);
-                i = prev;
-            }
-            done
+        // One walk for the ghost lists and one for the others, so that each
+        // header's eviction is decided at compile time, not per header.
+        let done = if st.is_ghost() {
+            self.evict_walk::<true>(l, st, goal)
         } else {
-            self.evict_sublists(l, st, n, goal)
+            self.evict_walk::<false>(l, st, goal)
         };
         if done < goal {
             self.s.evict_not_enough += 1;
@@ -157,11 +151,36 @@ impl ArcCache {
         done
     }
 
+    /// Evict `goal` bytes from list `l` of state `st` (a ghost state iff
+    /// `GHOST`): from the tail of a single list, or over its sublists.
+    fn evict_walk<const GHOST: bool>(&mut self, l: usize, st: State, goal: u64) -> u64 {
+        debug_assert_eq!(GHOST, st.is_ghost());
+        let n = self.lists[l].sub.len();
+        if n == 1 {
+            let mut done = 0u64;
+            let mut i = self.lists[l].tail(0);
+            while i != NIL && done < goal {
+                let prev = self.ix.nodes[i as usize].prev;
+                done += self.evict_hdr::<GHOST>(i, st);
+                i = prev;
+            }
+            done
+        } else {
+            self.evict_sublists::<GHOST>(l, st, n, goal)
+        }
+    }
+
     /// `arc_evict_state` over `n` sublists (§6.4): from a random sublist,
     /// each in turn gives up to [`BATCH_LIMIT`] headers from where the last
     /// visit stopped (its marker), until `goal` bytes are evicted or a full
     /// round evicts nothing.
-    fn evict_sublists(&mut self, l: usize, st: State, n: usize, goal: u64) -> u64 {
+    fn evict_sublists<const GHOST: bool>(
+        &mut self,
+        l: usize,
+        st: State,
+        n: usize,
+        goal: u64,
+    ) -> u64 {
         // Markers: where each sublist's next visit starts (its tail at first);
         // on the stack for up to 16 sublists (this runs for every eviction).
         let mut small = [NIL; 16];
@@ -182,7 +201,6 @@ impl ArcCache {
         // chains of dependent loads are in flight instead of one. (Two or
         // three sublists walked at once measured no better: docs/bench.md.)
         const STEPS: u32 = BATCH_LIMIT + 2;
-        let ghost = st.is_ghost();
         let mut done = 0u64;
         let mut rounds = 0u64;
         while done < goal {
@@ -202,9 +220,9 @@ impl ArcCache {
                     let prev = self.ix.nodes[i as usize].prev;
                     if steps > 0 {
                         steps -= 1;
-                        ahead = self.warm_ahead(ahead, ghost);
+                        ahead = self.warm_ahead(ahead, GHOST);
                     }
-                    let e = self.evict_hdr(i, st);
+                    let e = self.evict_hdr::<GHOST>(i, st);
                     if e > 0 {
                         batch -= 1;
                     }
@@ -221,12 +239,14 @@ impl ArcCache {
         done
     }
 
-    /// `arc_evict_hdr`: returns the bytes evicted (lsize for ghosts).
-    fn evict_hdr(&mut self, i: u32, st: State) -> u64 {
+    /// `arc_evict_hdr`: returns the bytes evicted (lsize for ghosts);
+    /// `GHOST`: whether `st` is a ghost state.
+    #[inline(always)]
+    fn evict_hdr<const GHOST: bool>(&mut self, i: u32, st: State) -> u64 {
         let n = self.ix.nodes[i as usize];
         let size = u64::from(n.size);
         let (l, s) = (li(st as u8, usize::from(n.tag & 1)), usize::from(n.aux));
-        if st.is_ghost() {
+        if GHOST {
             self.s.deleted += 1;
             self.destroy(i);
             self.warm_tail(l, s, true);
