@@ -138,6 +138,7 @@ impl ArcCache {
         self.s.outcome[what] += 1;
     }
 
+    #[inline(always)]
     fn read(&mut self, req: &Request, f: ReadFlags) -> Outcome {
         let pf = req.prefetch;
         let prescient = pf && f.prescient;
@@ -158,7 +159,7 @@ impl ArcCache {
             _ if n.freq & F_IO != 0 => {
                 if self.b.access_2_2 {
                     self.count(pf, ty, 1);
-                    self.arc_access(i, pf, prescient, false);
+                    self.arc_access_in(i, st, pf, prescient, false);
                 } else {
                     // ≤2.1: a read finding the I/O in progress clears
                     // ARC_FLAG_PREDICTIVE_PREFETCH and, issued NOWAIT as the
@@ -173,7 +174,7 @@ impl ArcCache {
             _ => {
                 if self.b.access_2_2 {
                     self.count(pf, ty, 0);
-                    self.arc_access(i, pf, prescient, true);
+                    self.arc_access_in(i, st, pf, prescient, true);
                     if !pf {
                         self.touch(i);
                     }
@@ -281,6 +282,16 @@ impl ArcCache {
 
     /// `arc_access` (2.2+, §2): step 1 prefetch bookkeeping, step 2 state machine.
     fn arc_access(&mut self, i: u32, now_pf: bool, prescient: bool, hit: bool) {
+        let st = self.state_of(i);
+        self.arc_access_in(i, st, now_pf, prescient, hit);
+    }
+
+    /// [`ArcCache::arc_access`] of header `i`, whose state is `st`: inlined,
+    /// so that a caller that knows the state (a new header is anon) gets
+    /// only that state's step.
+    #[inline(always)]
+    fn arc_access_in(&mut self, i: u32, st: State, now_pf: bool, prescient: bool, hit: bool) {
+        debug_assert_eq!(st, self.state_of(i));
         let flags = self.ix.nodes[i as usize].freq;
         let was = flags & F_PREFETCH != 0;
         if was && !now_pf {
@@ -303,7 +314,7 @@ impl ArcCache {
             }
         }
         let io = flags & F_IO != 0;
-        match self.state_of(i) {
+        match st {
             State::Anon => {
                 self.atime[i as usize] = self.tick;
                 let to = if flags & F_UNCACHED != 0 {
@@ -359,7 +370,7 @@ impl ArcCache {
         let flags = ind | F_IO | if uncached { F_UNCACHED } else { 0 };
         let i = self.create(h, req.key, size, State::Anon, ty, flags);
         if self.b.access_2_2 {
-            self.arc_access(i, req.prefetch, prescient, false);
+            self.arc_access_in(i, State::Anon, req.prefetch, prescient, false);
         } else {
             self.atime[i as usize] = self.tick;
             self.change_state(i, State::Mru);
@@ -433,6 +444,7 @@ impl ArcCache {
     }
 
     /// Start the read of header `i`; it completes after the device latency.
+    #[inline]
     fn issue(&mut self, i: u32, key: u64) {
         let lat = self.t.device_latency_ns;
         if lat == 0 {
@@ -447,6 +459,7 @@ impl ArcCache {
     }
 
     /// An I/O completion: the read's reference is dropped.
+    #[inline(always)]
     pub(super) fn complete_io(&mut self, i: u32, key: u64) {
         let n = self.ix.nodes.get(i as usize).copied();
         let Some(n) = n else { return };
@@ -629,8 +642,11 @@ impl ArcCache {
     }
 
     /// `arc_adapt`'s growth half (§4); `anon`: the ≤2.1 `p` rule for new headers.
+    #[inline]
     pub(super) fn grow(&mut self, bytes: u64, anon: bool) {
-        if self.available() < 0 || self.no_grow || self.c >= self.c_max {
+        // The flag and the cap first: at the cap (where a capped ARC spends
+        // its time) they decide without summing the sizes for `available`.
+        if self.no_grow || self.c >= self.c_max || self.available() < 0 {
             return;
         }
         let size = self.size();

@@ -294,6 +294,7 @@ fn prepare_exact(
 
 /// 2.2.4+: exact, near (reorder window), past and miss handling, then
 /// the prescient L1 step (2.3.0+).
+#[inline(always)]
 fn prepare_reorder(
     cfg: &ZfetchConfig,
     stats: &mut ZfetchStats,
