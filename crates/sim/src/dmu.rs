@@ -192,6 +192,7 @@ impl Dmu {
     /// reads it and runs the prefetcher (every release from 0.7 to 2.3:
     /// `dmu_zfetch`/`dmu_zfetch_run` before `dmu_buf_rele_array`), so a
     /// prefetch through the same indirect block finds it held.
+    #[inline]
     pub fn demand_read(
         &mut self,
         arc: &mut ArcCache,
@@ -213,6 +214,7 @@ impl Dmu {
     /// is destroyed (`db_pending_evict`), and that release of the parent
     /// (`dbuf_rele_and_unlock(parent, db, B_TRUE)`) does not notify the
     /// evict thread. Nothing to do without a read in progress.
+    #[inline]
     pub fn end_read(&mut self) {
         let s = std::mem::replace(&mut self.reading, NIL);
         if s != NIL {
@@ -339,6 +341,7 @@ impl Dmu {
 
     /// `dbuf_hold` of indirect block `id` at `level`: found (touched) or
     /// created and read. Returns its slot, held (off the cache list).
+    #[inline]
     fn hold(
         &mut self,
         arc: &mut ArcCache,
@@ -356,6 +359,24 @@ impl Dmu {
             }
             return s;
         }
+        self.hold_new(arc, key, file, level, id, maxblkid, now)
+    }
+
+    /// [`Dmu::hold`] of a block without a dbuf (`key`: its key): its parent
+    /// held first, then read and given a dbuf. Out of line: most holds find
+    /// the dbuf.
+    #[allow(clippy::too_many_arguments)] // `hold`'s arguments and the key
+    #[inline(never)]
+    fn hold_new(
+        &mut self,
+        arc: &mut ArcCache,
+        key: u64,
+        file: u32,
+        level: u8,
+        id: u64,
+        maxblkid: u64,
+        now: u64,
+    ) -> u32 {
         // dbuf_findbp: the parent first (held by this dbuf for its life).
         let parent = if level + 1 < self.levels_of(maxblkid) {
             let p = self.hold(arc, file, level + 1, id >> EPBS, maxblkid, now);
@@ -482,6 +503,7 @@ impl Dmu {
     }
 
     /// The last hold is gone: to the head of the cache unless children hold it.
+    #[inline]
     fn release(&mut self, s: u32) {
         let d = self.slots[s as usize];
         if d.children == 0 {

@@ -101,6 +101,7 @@ impl ArcCache {
         }
     }
 
+    #[inline]
     fn buf_access_index(&mut self, i: u32) -> bool {
         let st = self.state_of(i);
         if !matches!(st, State::Mru | State::Mfu | State::Uncached) {
@@ -110,7 +111,7 @@ impl ArcCache {
         if self.b.access_2_2 {
             // 2.2+: arc_access, then one hit counted as demand.
             self.count(false, ty, 0);
-            self.arc_access(i, false, false, true);
+            self.arc_access_in(i, st, false, false, true);
         } else {
             // 0.8–2.1: arc_access, then one hit counted demand or prefetch by
             // the flags it leaves; none of arc_read's flag handling (the
