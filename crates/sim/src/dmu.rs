@@ -43,7 +43,7 @@
 
 use arclab_arc::model::{ArcCache, Outcome};
 use arclab_arc::slab::KeyMap;
-use arclab_arc::{Kind, Op, Request, block_key};
+use arclab_arc::{Kind, Op, Request, block_key, key_blkid, key_file};
 
 /// `epbs`: log2 of the block pointers in an indirect block.
 const EPBS: u32 = 10;
@@ -70,6 +70,12 @@ const NIL: u32 = u32::MAX;
 pub fn indirect_key(file: u32, level: u8, id: u64) -> u64 {
     debug_assert!(level >= 1);
     block_key(file, 1, (u64::from(level - 1) << 36) | id)
+}
+
+/// The file, level and id of an [`indirect_key`]: its inverse.
+fn indirect_parts(key: u64) -> (u32, u8, u64) {
+    let v = key_blkid(key);
+    (key_file(key), (v >> 36) as u8 + 1, v & ((1 << 36) - 1))
 }
 
 /// The number of levels of a file whose last block is `maxblkid`
@@ -359,24 +365,16 @@ impl Dmu {
             }
             return s;
         }
-        self.hold_new(arc, key, file, level, id, maxblkid, now)
+        self.hold_new(arc, key, maxblkid, now)
     }
 
-    /// [`Dmu::hold`] of a block without a dbuf (`key`: its key): its parent
-    /// held first, then read and given a dbuf. Out of line: most holds find
-    /// the dbuf.
-    #[allow(clippy::too_many_arguments)] // `hold`'s arguments and the key
+    /// [`Dmu::hold`] of indirect block `key` ([`indirect_key`]), which has
+    /// no dbuf: its parent held first, then read and given a dbuf. Out of
+    /// line: most holds find the dbuf.
     #[inline(never)]
-    fn hold_new(
-        &mut self,
-        arc: &mut ArcCache,
-        key: u64,
-        file: u32,
-        level: u8,
-        id: u64,
-        maxblkid: u64,
-        now: u64,
-    ) -> u32 {
+    fn hold_new(&mut self, arc: &mut ArcCache, key: u64, maxblkid: u64, now: u64) -> u32 {
+        let (file, level, id) = indirect_parts(key);
+        debug_assert_eq!(indirect_key(file, level, id), key);
         // dbuf_findbp: the parent first (held by this dbuf for its life).
         let parent = if level + 1 < self.levels_of(maxblkid) {
             let p = self.hold(arc, file, level + 1, id >> EPBS, maxblkid, now);
@@ -556,6 +554,22 @@ impl Dmu {
 mod tests {
     use super::*;
     use arclab_arc::model::{ArcConfig, Behaviour};
+
+    #[test]
+    fn an_indirect_key_gives_back_its_block() {
+        // Files up to the 23 bits a block key keeps; ids up to each level's
+        // range (an L1 id is below 2^30 for 2^40 data blocks, an L2 id below
+        // 2^20, ...), the levels a file of 2^40 blocks has.
+        for file in [0, 1, 77, (1 << 23) - 1] {
+            for level in 1..nlevels((1 << 40) - 1) {
+                let top = (1u64 << 40) >> (10 * u32::from(level));
+                for id in [0, 1, top / 3, top - 1] {
+                    let key = indirect_key(file, level, id);
+                    assert_eq!(indirect_parts(key), (file, level, id), "{key:#x}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn levels_and_sizes_follow_the_dnode_geometry() {
