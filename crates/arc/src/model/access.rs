@@ -201,7 +201,7 @@ impl ArcCache {
     fn touch(&mut self, i: u32) {
         if self.ix.nodes[i as usize].freq & F_LISTED != 0 {
             let n = self.ix.nodes[i as usize];
-            let l = super::engine::li(n.tag >> 1, (n.tag & 1) as usize);
+            let l = super::engine::list_of(n.tag);
             self.lists[l].move_to_head(&mut self.ix.nodes, i);
         }
     }

@@ -93,6 +93,13 @@ pub(super) const fn li(state: u8, ty: usize) -> usize {
     (state as usize - 1) * 2 + ty
 }
 
+/// Index of the evictable list of a header with node tag `tag`:
+/// `li(tag >> 1, tag & 1)` in one subtraction.
+#[inline(always)]
+pub(super) const fn list_of(tag: u8) -> usize {
+    tag as usize - 2
+}
+
 /// Node tag = `state << 1 | type`.
 #[inline(always)]
 pub(super) const fn tag(state: State, ty: usize) -> u8 {
@@ -469,7 +476,7 @@ impl ArcCache {
         let n = &mut self.ix.nodes[i as usize];
         debug_assert!(n.freq & F_LISTED == 0 && n.tag >> 1 != 0);
         n.freq |= F_LISTED;
-        let l = li(n.tag >> 1, (n.tag & 1) as usize);
+        let l = list_of(n.tag);
         self.lists[l].push_head(&mut self.ix.nodes, i);
     }
 
@@ -479,7 +486,7 @@ impl ArcCache {
         let n = &mut self.ix.nodes[i as usize];
         debug_assert!(n.freq & F_LISTED != 0);
         n.freq &= !F_LISTED;
-        let l = li(n.tag >> 1, (n.tag & 1) as usize);
+        let l = list_of(n.tag);
         self.lists[l].unlink(&mut self.ix.nodes, i);
     }
 
@@ -646,3 +653,17 @@ impl ArcCache {
 
 #[cfg(test)]
 mod tick_tests;
+
+#[cfg(test)]
+mod list_tests {
+    use super::{State, li, list_of, tag};
+
+    #[test]
+    fn a_tag_names_its_state_and_type_list() {
+        for st in State::ALL.into_iter().filter(|&s| s != State::Anon) {
+            for ty in 0..2 {
+                assert_eq!(list_of(tag(st, ty)), li(st as u8, ty), "{st:?} {ty}");
+            }
+        }
+    }
+}

@@ -3,7 +3,9 @@
 //! arithmetic `arc_evict_adj` (§3.5) and `arc_p` (§3.6).
 
 use super::behaviour::{AdjConsts, Split};
-use super::engine::{ArcCache, DATA, F_INDIRECT, F_PREFETCH, F_PRESCIENT, META, State, li};
+use super::engine::{
+    ArcCache, DATA, F_INDIRECT, F_PREFETCH, F_PRESCIENT, META, State, li, list_of,
+};
 use super::multilist::{BATCH_LIMIT, MAX_SUBLISTS};
 use crate::slab::NIL;
 
@@ -245,7 +247,8 @@ impl ArcCache {
     fn evict_hdr<const GHOST: bool>(&mut self, i: u32, st: State) -> u64 {
         let n = self.ix.nodes[i as usize];
         let size = u64::from(n.size);
-        let (l, s) = (li(st as u8, usize::from(n.tag & 1)), usize::from(n.aux));
+        debug_assert_eq!(n.tag >> 1, st as u8);
+        let (l, s) = (list_of(n.tag), usize::from(n.aux));
         if GHOST {
             self.s.deleted += 1;
             self.destroy(i);
