@@ -111,7 +111,7 @@ impl ArcCache {
         if self.b.access_2_2 {
             // 2.2+: arc_access, then one hit counted as demand.
             self.count(false, ty, 0);
-            self.arc_access_in(i, st, false, false, true);
+            self.arc_access(i, st, false, false, true);
         } else {
             // 0.8–2.1: arc_access, then one hit counted demand or prefetch by
             // the flags it leaves; none of arc_read's flag handling (the
@@ -160,7 +160,7 @@ impl ArcCache {
             _ if n.freq & F_IO != 0 => {
                 if self.b.access_2_2 {
                     self.count(pf, ty, 1);
-                    self.arc_access_in(i, st, pf, prescient, false);
+                    self.arc_access(i, st, pf, prescient, false);
                 } else {
                     // ≤2.1: a read finding the I/O in progress clears
                     // ARC_FLAG_PREDICTIVE_PREFETCH and, issued NOWAIT as the
@@ -175,7 +175,7 @@ impl ArcCache {
             _ => {
                 if self.b.access_2_2 {
                     self.count(pf, ty, 0);
-                    self.arc_access_in(i, st, pf, prescient, true);
+                    self.arc_access(i, st, pf, prescient, true);
                     if !pf {
                         self.touch(i);
                     }
@@ -281,17 +281,12 @@ impl ArcCache {
         (d as i32) > 0 || (self.mintime == 0 && !self.t.promotion_window)
     }
 
-    /// `arc_access` (2.2+, §2): step 1 prefetch bookkeeping, step 2 state machine.
-    fn arc_access(&mut self, i: u32, now_pf: bool, prescient: bool, hit: bool) {
-        let st = self.state_of(i);
-        self.arc_access_in(i, st, now_pf, prescient, hit);
-    }
-
-    /// [`ArcCache::arc_access`] of header `i`, whose state is `st`: inlined,
-    /// so that a caller that knows the state (a new header is anon) gets
-    /// only that state's step.
+    /// `arc_access` (2.2+, §2) of header `i`, whose state is `st` (every
+    /// caller has just read it): step 1 prefetch bookkeeping, step 2 state
+    /// machine. Inlined, so that each caller gets only its states' steps
+    /// (a new header is anon, a hit is mru, mfu or uncached).
     #[inline(always)]
-    fn arc_access_in(&mut self, i: u32, st: State, now_pf: bool, prescient: bool, hit: bool) {
+    fn arc_access(&mut self, i: u32, st: State, now_pf: bool, prescient: bool, hit: bool) {
         debug_assert_eq!(st, self.state_of(i));
         let flags = self.ix.nodes[i as usize].freq;
         let was = flags & F_PREFETCH != 0;
@@ -371,7 +366,7 @@ impl ArcCache {
         let flags = ind | F_IO | if uncached { F_UNCACHED } else { 0 };
         let i = self.create(h, req.key, size, State::Anon, ty, flags);
         if self.b.access_2_2 {
-            self.arc_access_in(i, State::Anon, req.prefetch, prescient, false);
+            self.arc_access(i, State::Anon, req.prefetch, prescient, false);
         } else {
             self.atime[i as usize] = self.tick;
             self.change_state(i, State::Mru);
@@ -400,7 +395,7 @@ impl ArcCache {
         self.unlink(i);
         self.ix.nodes[i as usize].freq |= F_IO;
         if self.b.access_2_2 {
-            self.arc_access(i, req.prefetch, prescient, false);
+            self.arc_access(i, st, req.prefetch, prescient, false);
         } else {
             if self.b.ghost_hit_adapts_p {
                 self.adapt_p(old, g);

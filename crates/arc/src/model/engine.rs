@@ -90,11 +90,12 @@ pub(super) const F_DIRTY: u8 = 128;
 /// Index of the evictable list of (state, type); anon has none.
 #[inline(always)]
 pub(super) const fn li(state: u8, ty: usize) -> usize {
-    (state as usize - 1) * 2 + ty
+    list_of((state << 1) | ty as u8)
 }
 
-/// Index of the evictable list of a header with node tag `tag`:
-/// `li(tag >> 1, tag & 1)` in one subtraction.
+/// Index of the evictable list of a header with node tag `tag` (see
+/// [`tag`]): the lists go mru data, mru metadata, mru ghost data, … in
+/// state order, so it is the tag less anon's two.
 #[inline(always)]
 pub(super) const fn list_of(tag: u8) -> usize {
     tag as usize - 2
@@ -660,9 +661,13 @@ mod list_tests {
 
     #[test]
     fn a_tag_names_its_state_and_type_list() {
+        // The ten lists in kstat state order (mru, mru_ghost, mfu,
+        // mfu_ghost, uncached), data before metadata: (state − 1)·2 + type.
         for st in State::ALL.into_iter().filter(|&s| s != State::Anon) {
             for ty in 0..2 {
-                assert_eq!(list_of(tag(st, ty)), li(st as u8, ty), "{st:?} {ty}");
+                let want = (st as usize - 1) * 2 + ty;
+                assert_eq!(list_of(tag(st, ty)), want, "{st:?} {ty}");
+                assert_eq!(li(st as u8, ty), want, "{st:?} {ty}");
             }
         }
     }
