@@ -199,8 +199,8 @@ impl ArcCache {
     /// so the header returns to its list head.
     #[inline(always)]
     fn touch(&mut self, i: u32) {
-        if self.ix.nodes[i as usize].freq & F_LISTED != 0 {
-            let n = self.ix.nodes[i as usize];
+        let n = &self.ix.nodes[i as usize];
+        if n.freq & F_LISTED != 0 {
             let l = super::engine::list_of(n.tag);
             self.lists[l].move_to_head(&mut self.ix.nodes, i);
         }
@@ -707,7 +707,7 @@ impl ArcCache {
         if st == State::Anon {
             0
         } else {
-            self.lists[super::engine::li(st as u8, usize::from(meta))].bytes
+            self.lists[super::engine::li(st, usize::from(meta))].bytes
         }
     }
 }

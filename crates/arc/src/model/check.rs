@@ -12,7 +12,7 @@ impl ArcCache {
         let mut seen = 0usize;
         for st in State::ALL.into_iter().skip(1) {
             for ty in 0..2 {
-                let l = li(st as u8, ty);
+                let l = li(st, ty);
                 self.lists[l].check(
                     &format!("{}[{ty}]", st.name()),
                     &self.ix.nodes,

@@ -89,8 +89,8 @@ pub(super) const F_DIRTY: u8 = 128;
 
 /// Index of the evictable list of (state, type); anon has none.
 #[inline(always)]
-pub(super) const fn li(state: u8, ty: usize) -> usize {
-    list_of((state << 1) | ty as u8)
+pub(super) const fn li(state: State, ty: usize) -> usize {
+    list_of(tag(state, ty))
 }
 
 /// Index of the evictable list of a header with node tag `tag` (see
@@ -667,7 +667,7 @@ mod list_tests {
             for ty in 0..2 {
                 let want = (st as usize - 1) * 2 + ty;
                 assert_eq!(list_of(tag(st, ty)), want, "{st:?} {ty}");
-                assert_eq!(li(st as u8, ty), want, "{st:?} {ty}");
+                assert_eq!(li(st, ty), want, "{st:?} {ty}");
             }
         }
     }

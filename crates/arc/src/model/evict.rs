@@ -122,8 +122,8 @@ impl ArcCache {
     /// Flush the evictable `uncached` headers (each still subject to the
     /// prefetch lifetime).
     pub(super) fn flush_uncached(&mut self) -> u64 {
-        let l0 = li(State::Uncached as u8, DATA);
-        let l1 = li(State::Uncached as u8, META);
+        let l0 = li(State::Uncached, DATA);
+        let l1 = li(State::Uncached, META);
         if self.lists[l0].len + self.lists[l1].len == 0 {
             return 0;
         }
@@ -134,7 +134,7 @@ impl ArcCache {
 
     /// `arc_evict_impl`: evict up to `bytes` (if > 0) from (state, type).
     pub(super) fn evict_state(&mut self, st: State, ty: usize, bytes: i64) -> u64 {
-        let l = li(st as u8, ty);
+        let l = li(st, ty);
         let es = self.lists[l].bytes;
         if bytes <= 0 || es == 0 {
             return 0;
@@ -328,7 +328,8 @@ impl ArcCache {
         // Dnode pruning (step 1).
         let dn = self.dnode as i64;
         let nem = (sz[1][META] + sz[3][META]) as i64
-            - (self.lists[li(1, META)].bytes + self.lists[li(3, META)].bytes) as i64;
+            - (self.lists[li(State::Mru, META)].bytes + self.lists[li(State::Mfu, META)].bytes)
+                as i64;
         let w = (wt * (self.meta >> 16) as i64) >> 16;
         let per = self.t.dnode_struct_bytes.max(1) as i64;
         let red = self.t.dnode_reduce_percent as i64;
@@ -403,7 +404,7 @@ impl ArcCache {
     /// `arc_evict_type`: the type whose tail is older, comparing a random
     /// sublist of each (data on ties of absence).
     fn evict_type(&self, st: State) -> usize {
-        let (ld, lm) = (li(st as u8, DATA), li(st as u8, META));
+        let (ld, lm) = (li(st, DATA), li(st, META));
         let (sd, sm) = (self.random_index(ld, 0), self.random_index(lm, 0));
         match (self.tail(ld, sd), self.tail(lm, sm)) {
             (None, None) | (Some(_), None) => DATA,

@@ -87,7 +87,7 @@ impl ArcCache {
     /// flight, no dirty buffers, nothing on the uncached lists (whose flush
     /// depends on the tick).
     fn quiescent(&self) -> bool {
-        let unc = li(State::Uncached as u8, DATA);
+        let unc = li(State::Uncached, DATA);
         self.io.is_empty()
             && self.evict_due == u64::MAX
             && self.dirty.is_empty()
@@ -294,8 +294,8 @@ impl ArcCache {
         if self.b.idle_adjust_every_second && self.size() > self.c {
             self.evict_needed = true;
         }
-        let unc = self.lists[li(State::Uncached as u8, DATA)].bytes
-            + self.lists[li(State::Uncached as u8, META)].bytes;
+        let unc = self.lists[li(State::Uncached, DATA)].bytes
+            + self.lists[li(State::Uncached, META)].bytes;
         if unc > 0 && self.tick.wrapping_sub(self.last_uncached_flush) > self.min_pf_ticks / 2 {
             self.flush_uncached();
         }
@@ -370,10 +370,15 @@ impl ArcCache {
 
     /// `arc_evictable_memory()` (Linux, §5.3) with `zfs_arc_pc_percent` = 0.
     fn evictable_memory(&self) -> u64 {
-        let ev: u64 = [li(1, DATA), li(1, META), li(3, DATA), li(3, META)]
-            .iter()
-            .map(|&l| self.lists[l].bytes)
-            .sum();
+        let ev: u64 = [
+            li(State::Mru, DATA),
+            li(State::Mru, META),
+            li(State::Mfu, DATA),
+            li(State::Mfu, META),
+        ]
+        .iter()
+        .map(|&l| self.lists[l].bytes)
+        .sum();
         let size = self.size();
         if size.saturating_sub(ev) >= self.c_min {
             ev

@@ -277,7 +277,7 @@ impl ArcCache {
             if st == State::Anon {
                 0
             } else {
-                self.lists[li(st as u8, ty)].bytes
+                self.lists[li(st, ty)].bytes
             }
         };
         let d = sz[0][DATA] + sz[1][DATA] + sz[3][DATA] + sz[5][DATA];
