@@ -308,13 +308,17 @@ impl Index {
 
     /// Start loading the node that the home bucket of `h` names, if its
     /// fingerprint matches (a hint; best after [`Index::prefetch_bucket`]
-    /// had time to land).
+    /// had time to land). Without a branch: whether the bucket names the key
+    /// is as unpredictable as a hit, and a hint is not worth a mispredicted
+    /// branch, so another bucket loads node 0 instead (an empty one has the
+    /// fingerprint `u32::MAX` and names [`NIL`], which is fine too).
     #[inline(always)]
     pub fn prefetch_node(&self, h: u64) {
         let e = self.table.buckets[self.table.home(fingerprint(h))];
-        if e != EMPTY && (e >> 32) as u32 == fingerprint(h) {
-            prefetch(self.nodes.as_ptr().wrapping_add(e as u32 as usize));
-        }
+        let same = u32::from((e >> 32) as u32 == fingerprint(h));
+        // `e as u32` where the fingerprints match, else 0: a mask, no branch.
+        let i = e as u32 & same.wrapping_neg();
+        self.prefetch_slot(i);
     }
 
     /// Eviction pipeline hint, for a list whose tail `tail` goes next; call
