@@ -308,17 +308,24 @@ impl Index {
 
     /// Start loading the node that the home bucket of `h` names, if its
     /// fingerprint matches (a hint; best after [`Index::prefetch_bucket`]
-    /// had time to land). Without a branch: whether the bucket names the key
-    /// is as unpredictable as a hit, and a hint is not worth a mispredicted
-    /// branch, so another bucket loads node 0 instead (an empty one has the
-    /// fingerprint `u32::MAX` and names [`NIL`], which is fine too).
+    /// had time to land).
     #[inline(always)]
     pub fn prefetch_node(&self, h: u64) {
+        self.prefetch_slot(self.home_node(h));
+    }
+
+    /// For hints only: the node that the home bucket of `h` names if its
+    /// fingerprint matches, else node 0. Without a branch: whether the
+    /// bucket names the key is as unpredictable as a hit, and a hint is not
+    /// worth a mispredicted branch. A key displaced from its home bucket is
+    /// not found; an empty bucket has the fingerprint `u32::MAX` and names
+    /// [`NIL`] (a hint takes any index).
+    #[inline(always)]
+    pub fn home_node(&self, h: u64) -> u32 {
         let e = self.table.buckets[self.table.home(fingerprint(h))];
         let same = u32::from((e >> 32) as u32 == fingerprint(h));
         // `e as u32` where the fingerprints match, else 0: a mask, no branch.
-        let i = e as u32 & same.wrapping_neg();
-        self.prefetch_slot(i);
+        e as u32 & same.wrapping_neg()
     }
 
     /// Eviction pipeline hint, for a list whose tail `tail` goes next; call

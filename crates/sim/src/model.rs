@@ -420,14 +420,14 @@ impl ZfsArc {
             (k, hash_key(k))
         }));
         for (i, r) in batch.iter().enumerate() {
-            if let Some(&(k, h)) = keys.get(i + 16) {
-                self.arc.prefetch_hashed(k, h, 0);
+            if let Some(&(_, h)) = keys.get(i + 16) {
+                self.arc.prefetch_hashed(h, 0);
             }
-            if let Some(&(k, h)) = keys.get(i + 8) {
-                self.arc.prefetch_hashed(k, h, 1);
+            if let Some(&(_, h)) = keys.get(i + 8) {
+                self.arc.prefetch_hashed(h, 1);
             }
-            if let Some(&(k, h)) = keys.get(i + 4) {
-                self.arc.prefetch_hashed(k, h, 2);
+            if let Some(&(_, h)) = keys.get(i + 4) {
+                self.arc.prefetch_hashed(h, 2);
             }
             let served = self.access_keyed(r, keys[i].0);
             done(r, served);

@@ -404,15 +404,20 @@ impl ArcCache {
     /// arrived) the headers beside it on its list, which a hit relinks, and
     /// its access time. Issue the stages a few requests apart, 0 first.
     /// Never changes a result. `h` is the key's [`hash_key`], computed once
-    /// for all three stages.
+    /// for all three stages. Stage 2 takes the header its home bucket names
+    /// ([`Index::home_node`]) rather than looking the key up, whose branches
+    /// would mispredict as often as the lookup that follows.
     #[inline(always)]
-    pub fn prefetch_hashed(&self, key: u64, h: u64, stage: u8) {
+    pub fn prefetch_hashed(&self, h: u64, stage: u8) {
         if stage == 0 {
             self.ix.prefetch_bucket(h);
         } else if stage == 1 {
             self.ix.prefetch_node(h);
-        } else if let Some(i) = self.ix.find(h, key) {
-            let n = &self.ix.nodes[i as usize];
+        } else {
+            let i = self.ix.home_node(h);
+            let Some(n) = self.ix.nodes.get(i as usize) else {
+                return;
+            };
             self.ix.prefetch_slot(n.prev);
             self.ix.prefetch_slot(n.next);
             crate::slab::prefetch(self.atime.as_ptr().wrapping_add(i as usize));
