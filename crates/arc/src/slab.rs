@@ -307,8 +307,8 @@ impl Index {
     }
 
     /// Start loading the node that the home bucket of `h` names, if its
-    /// fingerprint matches (a hint; best after [`Index::prefetch_bucket`]
-    /// had time to land).
+    /// fingerprint matches, else node 0 ([`Index::home_node`]; a hint, best
+    /// after [`Index::prefetch_bucket`] had time to land).
     #[inline(always)]
     pub fn prefetch_node(&self, h: u64) {
         self.prefetch_slot(self.home_node(h));
@@ -654,6 +654,45 @@ mod tests {
         l.check("l", &ix.nodes, 0, &mut seen).unwrap();
         ix.check().unwrap();
         assert_eq!(seen, ix.len());
+    }
+
+    #[test]
+    fn home_node_names_a_key_in_its_home_bucket_and_node_0_otherwise() {
+        // 3,000 keys in a table of 8,192 buckets (grown from 4): some sit in
+        // their home bucket, some are displaced past it by earlier keys.
+        let mut ix = Index::with_capacity(4);
+        let idx: Vec<u32> = (0..3_000u64)
+            .map(|k| ix.insert(hash_key(k), k, 1, 0))
+            .collect();
+        let (mut at_home, mut displaced) = (0, 0);
+        for (k, &i) in (0..3_000u64).zip(&idx) {
+            let h = hash_key(k);
+            let home = ix.table.buckets[ix.table.home(fingerprint(h))];
+            if home as u32 == i {
+                at_home += 1;
+                assert_eq!(ix.home_node(h), i, "key {k} in its home bucket");
+            } else {
+                displaced += 1;
+                // Another key's bucket: node 0, unless it shares the
+                // fingerprint (then it names that key's node).
+                let same = (home >> 32) as u32 == fingerprint(h);
+                let want = if same { home as u32 } else { 0 };
+                assert_eq!(ix.home_node(h), want, "key {k} displaced");
+            }
+            assert_eq!(ix.find(h, k), Some(i), "the lookup itself is exact");
+        }
+        assert!(
+            at_home > 2_000 && displaced > 100,
+            "{at_home} / {displaced}"
+        );
+        // A key never inserted whose home bucket is empty: NIL (a hint takes
+        // any index), or node 0 when the fingerprint differs from u32::MAX.
+        let absent = (10_000u64..)
+            .find(|&k| ix.table.buckets[ix.table.home(fingerprint(hash_key(k)))] == EMPTY)
+            .unwrap();
+        let h = hash_key(absent);
+        let want = if fingerprint(h) == u32::MAX { NIL } else { 0 };
+        assert_eq!(ix.home_node(h), want);
     }
 
     #[test]
